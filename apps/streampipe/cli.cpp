@@ -1,0 +1,150 @@
+#include "cli.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace streampipe::cli {
+
+FlagSet::FlagSet(std::string command, std::string synopsis)
+    : command_(std::move(command)), synopsis_(std::move(synopsis)) {}
+
+void FlagSet::Add(std::string name, std::string* target, std::string help) {
+  flags_.push_back({std::move(name), target, std::move(help), *target});
+}
+void FlagSet::Add(std::string name, double* target, std::string help) {
+  flags_.push_back({std::move(name), target, std::move(help), absl::StrCat(*target)});
+}
+void FlagSet::Add(std::string name, std::int64_t* target, std::string help) {
+  flags_.push_back({std::move(name), target, std::move(help), absl::StrCat(*target)});
+}
+void FlagSet::Add(std::string name, int* target, std::string help) {
+  flags_.push_back({std::move(name), target, std::move(help), absl::StrCat(*target)});
+}
+void FlagSet::Add(std::string name, bool* target, std::string help) {
+  flags_.push_back({std::move(name), target, std::move(help), *target ? "true" : "false"});
+}
+
+FlagSet::Flag* FlagSet::Find(std::string_view name) {
+  for (Flag& f : flags_) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+bool FlagSet::WasSet(std::string_view name) const {
+  for (const Flag& f : flags_) {
+    if (f.name == name) return f.set;
+  }
+  return false;
+}
+
+absl::Status FlagSet::Assign(Flag& flag, std::string_view value) {
+  const std::string v(value);
+  auto bad = [&](const char* what) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag.name, "=", v, ": ", what));
+  };
+  if (auto** s = std::get_if<std::string*>(&flag.target)) {
+    **s = v;
+  } else if (auto** d = std::get_if<double*>(&flag.target)) {
+    if (!absl::SimpleAtod(v, *d)) return bad("not a number");
+  } else if (auto** i = std::get_if<std::int64_t*>(&flag.target)) {
+    if (!absl::SimpleAtoi(v, *i)) return bad("not an integer");
+  } else if (auto** n = std::get_if<int*>(&flag.target)) {
+    if (!absl::SimpleAtoi(v, *n)) return bad("not an integer");
+  } else if (auto** b = std::get_if<bool*>(&flag.target)) {
+    if (v == "true" || v == "1" || v == "yes") {
+      **b = true;
+    } else if (v == "false" || v == "0" || v == "no") {
+      **b = false;
+    } else {
+      return bad("not a boolean (true or false)");
+    }
+  }
+  flag.set = true;
+  return absl::OkStatus();
+}
+
+absl::Status FlagSet::Parse(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      positional_.insert(positional_.end(), args.begin() + static_cast<long>(i) + 1, args.end());
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-' || a == "-") {
+      positional_.push_back(a);
+      continue;
+    }
+    if (a == "--help" || a == "-h") {
+      help_ = true;
+      continue;
+    }
+    if (a.rfind("--", 0) != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown option '", a, "' for 'streampipe ", command_,
+                       "' (flags are --name=value); see --help"));
+    }
+    std::string name = a.substr(2);
+    std::string value;
+    bool has_value = false;
+    if (std::size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    Flag* f = Find(name);
+    if (f == nullptr && !has_value && name.rfind("no-", 0) == 0) {
+      Flag* neg = Find(name.substr(3));
+      if (neg != nullptr && std::holds_alternative<bool*>(neg->target)) {
+        *std::get<bool*>(neg->target) = false;
+        neg->set = true;
+        continue;
+      }
+    }
+    if (f == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name, " for 'streampipe ",
+                                                     command_, "'; see --help"));
+    }
+    if (!has_value) {
+      if (std::holds_alternative<bool*>(f->target)) {
+        value = "true";
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
+      }
+    }
+    absl::Status s = Assign(*f, value);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+std::string FlagSet::Usage() const {
+  std::string u = absl::StrCat("usage: streampipe ", command_, " ", synopsis_, "\n\nflags:\n");
+  for (const Flag& f : flags_) {
+    std::string kind = std::holds_alternative<bool*>(f.target) ? "" : "=VALUE";
+    absl::StrAppend(&u, "  --", f.name, kind, "\n      ", f.help);
+    if (!f.default_text.empty()) absl::StrAppend(&u, " (default: ", f.default_text, ")");
+    u += "\n";
+  }
+  return u;
+}
+
+int Fail(std::string_view command, int code, std::string_view message) {
+  std::cerr << "streampipe " << command << ": " << message << "\n";
+  return code;
+}
+
+}  // namespace streampipe::cli
+
+namespace streampipe::cli {
+
+int Fail(std::string_view command, int code, const absl::Status& status) {
+  return Fail(command, code, std::string_view(status.message().data(), status.message().size()));
+}
+
+}  // namespace streampipe::cli

@@ -1,0 +1,75 @@
+// Command-line plumbing shared by the streampipe subcommands: a small typed flag parser (one
+// per subcommand, so each has its own --help) and the sysexits.h exit codes of docs/errors.md.
+//
+// We do not use absl::ParseCommandLine: it exits the process with status 1 on a bad flag,
+// where we need 64 (EX_USAGE) and a message that names the flag and the value.
+#ifndef STREAMPIPE_APPS_CLI_HPP_
+#define STREAMPIPE_APPS_CLI_HPP_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace streampipe::cli {
+
+// sysexits.h
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitUsage = 64,     // EX_USAGE: unknown flag, bad flag value, wrong arguments
+  kExitDataErr = 65,   // EX_DATAERR: corrupt or truncated input data
+  kExitNoInput = 66,   // EX_NOINPUT: input file missing or unreadable
+  kExitSoftware = 70,  // EX_SOFTWARE: internal error, including a sticky CUDA error
+  kExitIoErr = 74,     // EX_IOERR: writing output failed
+  kExitConfig = 78,    // EX_CONFIG: bad configuration file
+};
+
+class FlagSet {
+ public:
+  FlagSet(std::string command, std::string synopsis);
+
+  void Add(std::string name, std::string* target, std::string help);
+  void Add(std::string name, double* target, std::string help);
+  void Add(std::string name, std::int64_t* target, std::string help);
+  void Add(std::string name, int* target, std::string help);
+  void Add(std::string name, bool* target, std::string help);
+
+  // Parses args (flags and positionals, in any order). Accepts --name=value, --name value,
+  // --bool, --no-bool, and "--" to end flags; "-" is a positional (stdin). InvalidArgument
+  // naming the flag and value on any error.
+  absl::Status Parse(const std::vector<std::string>& args);
+
+  const std::vector<std::string>& positional() const { return positional_; }
+  bool WasSet(std::string_view name) const;
+  bool help_requested() const { return help_; }
+  std::string Usage() const;
+
+ private:
+  struct Flag {
+    std::string name;
+    std::variant<std::string*, double*, std::int64_t*, int*, bool*> target;
+    std::string help;
+    std::string default_text;
+    bool set = false;
+  };
+  Flag* Find(std::string_view name);
+  absl::Status Assign(Flag& flag, std::string_view value);
+
+  std::string command_;
+  std::string synopsis_;
+  std::vector<Flag> flags_;
+  std::vector<std::string> positional_;
+  bool help_ = false;
+};
+
+// Prints "streampipe <command>: <message>" to stderr and returns `code`.
+int Fail(std::string_view command, int code, std::string_view message);
+// The same with the message of a Status.
+int Fail(std::string_view command, int code, const absl::Status& status);
+
+}  // namespace streampipe::cli
+
+#endif  // STREAMPIPE_APPS_CLI_HPP_

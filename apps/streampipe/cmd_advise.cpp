@@ -1,0 +1,245 @@
+// streampipe advise: the model's prediction for each candidate n and the chosen n.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "streampipe/core/json_writer.hpp"
+#include "streampipe/core/model.hpp"
+#include "streampipe/core/optimizer.hpp"
+
+namespace streampipe::cli {
+namespace {
+
+constexpr char kCommand[] = "advise";
+
+struct AdviseFlags {
+  double h2d_ms = 0.0, kernel_ms = 0.0, d2h_ms = 0.0;
+  double h2d_bytes = 0.0, d2h_bytes = 0.0;
+  std::int64_t items = 0;
+  std::string model = "auto";
+  int min_streams = 1, max_streams = 32;
+  bool powers_of_two = false, divisors_only = false;
+  std::int64_t min_items_per_stream = 1;
+  // Device parameters; defaults are the H100 anchors (DeviceTraits::H100Anchors()).
+  double h2d_gbps = 0.0, d2h_gbps = 0.0, duplex_gbps = 0.0;
+  double h2d_latency_ms = 0.0, d2h_latency_ms = 0.0, gap_ms = 0.0;
+  double stream_overhead_ms = 0.0;
+  int copy_engines = 0;
+  bool implicit_sync = false;
+  std::string cc;
+  bool json = false;
+};
+
+absl::Status RequireFiniteNonNegative(const FlagSet& fs, std::string_view name, double v) {
+  if (fs.WasSet(name) && !(std::isfinite(v) && v >= 0.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", std::string(name), "=", v, ": must be a finite number >= 0"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlags& f) {
+  DeviceTraits t = DeviceTraits::H100Anchors();
+  const std::pair<const char*, double> numeric[] = {
+      {"h2d-gbps", f.h2d_gbps},           {"d2h-gbps", f.d2h_gbps},
+      {"duplex-gbps", f.duplex_gbps},     {"h2d-latency-ms", f.h2d_latency_ms},
+      {"d2h-latency-ms", f.d2h_latency_ms}, {"gap-ms", f.gap_ms},
+      {"stream-overhead-ms", f.stream_overhead_ms}};
+  for (const auto& [name, v] : numeric) {
+    absl::Status s = RequireFiniteNonNegative(fs, name, v);
+    if (!s.ok()) return s;
+  }
+  auto gbps_to_g = [](double gbps) { return gbps > 0.0 ? 1.0 / (gbps * 1e6) : 0.0; };
+  if (fs.WasSet("h2d-gbps")) t.h2d.ms_per_byte = gbps_to_g(f.h2d_gbps);
+  if (fs.WasSet("d2h-gbps")) t.d2h.ms_per_byte = gbps_to_g(f.d2h_gbps);
+  if (fs.WasSet("duplex-gbps")) {
+    // Aggregate of both directions at once: each direction gets half.
+    t.h2d.duplex_ms_per_byte = gbps_to_g(f.duplex_gbps / 2.0);
+    t.d2h.duplex_ms_per_byte = t.h2d.duplex_ms_per_byte;
+  }
+  if (fs.WasSet("h2d-latency-ms")) t.h2d.latency_ms = f.h2d_latency_ms;
+  if (fs.WasSet("d2h-latency-ms")) t.d2h.latency_ms = f.d2h_latency_ms;
+  if (fs.WasSet("gap-ms")) t.h2d.gap_ms = t.d2h.gap_ms = f.gap_ms;
+  if (fs.WasSet("stream-overhead-ms")) t.stream_overhead_ms = f.stream_overhead_ms;
+  if (fs.WasSet("copy-engines")) {
+    if (f.copy_engines < 0 || f.copy_engines > 16) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--copy-engines=", f.copy_engines, ": must be in [0, 16]"));
+    }
+    t.copy_engines = f.copy_engines;
+  }
+  if (fs.WasSet("implicit-sync")) t.implicit_sync = f.implicit_sync;
+  if (fs.WasSet("cc")) {
+    int major = 0, minor = 0;
+    char dot = 0;
+    if (std::sscanf(f.cc.c_str(), "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
+        major < 1 || major > 20 || minor < 0 || minor > 9) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--cc=", f.cc, ": expected a compute capability like 9.0"));
+    }
+    t.cc_major = major;
+    t.cc_minor = minor;
+    if (!fs.WasSet("implicit-sync")) {
+      // Fermi and GK104 (cc 2.x, 3.0) have implicit synchronization (seeds 000, 003).
+      t.implicit_sync = major == 2 || (major == 3 && minor == 0);
+    }
+  }
+  if (fs.WasSet("h2d-gbps") || fs.WasSet("d2h-gbps") || fs.WasSet("cc")) {
+    t.name = "from flags";
+  } else {
+    t.name += " (built-in anchors of 2026-11-22)";
+  }
+  return t;
+}
+
+std::string Fmt(double v) { return absl::StrFormat("%.4f", v); }
+
+}  // namespace
+
+int RunAdvise(const std::vector<std::string>& args) {
+  AdviseFlags f;
+  FlagSet fs(kCommand, "[flags]");
+  fs.Add("h2d-ms", &f.h2d_ms, "host-to-device copy time of one batch without streams (ms)");
+  fs.Add("kernel-ms", &f.kernel_ms, "kernel time of one batch without streams (ms)");
+  fs.Add("d2h-ms", &f.d2h_ms, "device-to-host copy time of one batch without streams (ms)");
+  fs.Add("h2d-bytes", &f.h2d_bytes, "bytes copied in per batch (used where --h2d-ms is 0)");
+  fs.Add("d2h-bytes", &f.d2h_bytes, "bytes copied out per batch (used where --d2h-ms is 0)");
+  fs.Add("items", &f.items, "items per batch: caps n and sizes the Veneva regression");
+  fs.Add("model", &f.model,
+         "gomez-luna-cc1, gomez-luna-cc2, werkhoven-sync-1ce, werkhoven-1ce, werkhoven-2ce, "
+         "werkhoven-mapped, werkhoven-hybrid, veneva-regression, current, or auto");
+  fs.Add("min-streams", &f.min_streams, "smallest n considered");
+  fs.Add("max-streams", &f.max_streams, "largest n considered");
+  fs.Add("powers-of-two", &f.powers_of_two, "consider only n = 1, 2, 4, ...");
+  fs.Add("divisors-only", &f.divisors_only, "consider only n dividing --items");
+  fs.Add("min-items-per-stream", &f.min_items_per_stream,
+         "minimum work size of a sub-chunk (items)");
+  fs.Add("h2d-gbps", &f.h2d_gbps, "host-to-device bandwidth alone (GB/s); default: H100 anchors");
+  fs.Add("d2h-gbps", &f.d2h_gbps, "device-to-host bandwidth alone (GB/s)");
+  fs.Add("duplex-gbps", &f.duplex_gbps, "aggregate bandwidth with both directions at once (GB/s)");
+  fs.Add("h2d-latency-ms", &f.h2d_latency_ms, "L+o of a host-to-device copy (ms)");
+  fs.Add("d2h-latency-ms", &f.d2h_latency_ms, "L+o of a device-to-host copy (ms)");
+  fs.Add("gap-ms", &f.gap_ms, "g: gap between back-to-back copies (ms)");
+  fs.Add("stream-overhead-ms", &f.stream_overhead_ms, "per-stream cost tsc (ms)");
+  fs.Add("copy-engines", &f.copy_engines, "copy engines (asyncEngineCount)");
+  fs.Add("implicit-sync", &f.implicit_sync, "the device has implicit synchronization");
+  fs.Add("cc", &f.cc, "compute capability, e.g. 9.0");
+  fs.Add("json", &f.json, "print JSON instead of a table");
+
+  absl::Status s = fs.Parse(args);
+  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
+  if (fs.help_requested()) {
+    std::cout << fs.Usage();
+    return kExitOk;
+  }
+  if (!fs.positional().empty()) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("unexpected argument '", fs.positional()[0], "'"));
+  }
+  for (const auto& [name, v] :
+       {std::pair<const char*, double>{"h2d-ms", f.h2d_ms}, {"kernel-ms", f.kernel_ms},
+        {"d2h-ms", f.d2h_ms}, {"h2d-bytes", f.h2d_bytes}, {"d2h-bytes", f.d2h_bytes}}) {
+    s = RequireFiniteNonNegative(fs, name, v);
+    if (!s.ok()) return Fail(kCommand, kExitUsage, s);
+  }
+  if (f.h2d_ms + f.kernel_ms + f.d2h_ms + f.h2d_bytes + f.d2h_bytes == 0.0) {
+    return Fail(kCommand, kExitUsage,
+                "give the component times (--h2d-ms, --kernel-ms, --d2h-ms) or the byte counts "
+                "(--h2d-bytes, --d2h-bytes, with --kernel-ms)");
+  }
+  if (f.items < 0) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("--items=", f.items, ": must be >= 0"));
+  }
+  absl::StatusOr<DeviceTraits> traits = TraitsFromFlags(fs, f);
+  if (!traits.ok()) return Fail(kCommand, kExitUsage, traits.status());
+
+  Workload w;
+  w.times = {f.h2d_ms, f.kernel_ms, f.d2h_ms};
+  w.bytes = {f.h2d_bytes, f.d2h_bytes};
+  w.problem_size = static_cast<double>(f.items);
+  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(*traits, w);
+  if (!terms.ok()) return Fail(kCommand, kExitUsage, terms.status());
+  absl::StatusOr<std::unique_ptr<StreamModel>> model = MakeModel(f.model, *traits);
+  if (!model.ok()) return Fail(kCommand, kExitUsage, model.status());
+  CandidateOptions opt{.min_streams = f.min_streams,
+                       .max_streams = f.max_streams,
+                       .powers_of_two = f.powers_of_two,
+                       .divisors_only = f.divisors_only,
+                       .num_items = f.items,
+                       .min_items_per_stream = f.min_items_per_stream};
+  absl::StatusOr<StreamChoice> choice = ChooseNumStreams(**model, *terms, opt);
+  if (!choice.ok()) return Fail(kCommand, kExitUsage, choice.status());
+
+  if (f.json) {
+    std::string out;
+    JsonWriter j(&out);
+    j.BeginObject();
+    j.Key("model");
+    j.String((*model)->name());
+    j.Key("device");
+    j.String(traits->name);
+    j.Key("optimal_streams");
+    j.Int(choice->streams);
+    j.Key("optimal_streams_closed_form");
+    if (choice->closed_form) {
+      j.Double(*choice->closed_form);
+    } else {
+      j.Null();
+    }
+    j.Key("predicted_ms");
+    j.Double(choice->predicted_ms);
+    j.Key("predictions");
+    j.BeginArray();
+    for (const Prediction& p : choice->predictions) {
+      j.BeginObject();
+      j.Key("streams");
+      j.Int(p.streams);
+      j.Key("ms");
+      j.Double(p.total_ms);
+      j.Key("h2d_ms");
+      j.Double(p.parts.h2d_ms);
+      j.Key("kernel_ms");
+      j.Double(p.parts.kernel_ms);
+      j.Key("d2h_ms");
+      j.Double(p.parts.d2h_ms);
+      j.Key("overhead_ms");
+      j.Double(p.parts.overhead_ms);
+      j.Key("regime");
+      j.String(RegimeName(p.regime));
+      j.EndObject();
+    }
+    j.EndArray();
+    j.EndObject();
+    std::cout << out << "\n";
+    return kExitOk;
+  }
+
+  std::cout << "model:  " << (*model)->name() << (f.model == "auto" ? " (auto)" : "") << "\n"
+            << "device: " << traits->name << "\n"
+            << "batch:  h2d " << Fmt(terms->t_hd) << " ms, kernel " << Fmt(terms->t_e)
+            << " ms, d2h " << Fmt(terms->t_dh) << " ms\n\n";
+  std::cout << absl::StrFormat("%7s %12s %10s %10s %10s %11s  %s\n", "streams", "predicted_ms",
+                               "h2d_ms", "kernel_ms", "d2h_ms", "overhead_ms", "regime");
+  for (const Prediction& p : choice->predictions) {
+    std::cout << absl::StrFormat("%7d %12.4f %10.4f %10.4f %10.4f %11.4f  %s%s\n", p.streams,
+                                 p.total_ms, p.parts.h2d_ms, p.parts.kernel_ms, p.parts.d2h_ms,
+                                 p.parts.overhead_ms, RegimeName(p.regime),
+                                 p.streams == choice->streams ? "   <- chosen" : "");
+  }
+  const double t1 = (*model)->Predict(*terms, 1).total_ms;
+  std::cout << "\nchosen: " << choice->streams << " streams, " << Fmt(choice->predicted_ms)
+            << " ms predicted (" << absl::StrFormat("%.2fx", t1 / choice->predicted_ms)
+            << " over 1 stream)";
+  if (choice->closed_form) {
+    std::cout << "; closed-form optimum " << absl::StrFormat("%.2f", *choice->closed_form);
+  }
+  std::cout << "\n";
+  return kExitOk;
+}
+
+}  // namespace streampipe::cli

@@ -1,0 +1,15 @@
+// The streampipe subcommands. Each takes the arguments after its name and returns the
+// process exit code (cli.hpp).
+#ifndef STREAMPIPE_APPS_COMMANDS_HPP_
+#define STREAMPIPE_APPS_COMMANDS_HPP_
+
+#include <string>
+#include <vector>
+
+namespace streampipe::cli {
+
+int RunAdvise(const std::vector<std::string>& args);
+
+}  // namespace streampipe::cli
+
+#endif  // STREAMPIPE_APPS_COMMANDS_HPP_

@@ -1,0 +1,48 @@
+// streampipe: one program, several subcommands. `streampipe help` lists them.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "commands.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const std::vector<std::string>&);
+  const char* summary;
+};
+
+const Command kCommands[] = {
+    {"advise", streampipe::cli::RunAdvise,
+     "predict the streamed time for each n and choose the number of streams"},
+};
+
+void PrintHelp(std::ostream& os) {
+  os << "usage: streampipe <command> [flags]   (streampipe <command> --help for its flags)\n\n"
+        "commands:\n";
+  for (const Command& c : kCommands) os << "  " << c.name << "\n      " << c.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintHelp(std::cerr);
+    return streampipe::cli::kExitUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "help" || name == "--help" || name == "-h") {
+    PrintHelp(std::cout);
+    return streampipe::cli::kExitOk;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  for (const Command& c : kCommands) {
+    if (name == c.name) return c.run(args);
+  }
+  std::cerr << "streampipe: unknown command '" << name << "'\n";
+  PrintHelp(std::cerr);
+  return streampipe::cli::kExitUsage;
+}

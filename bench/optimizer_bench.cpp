@@ -1,0 +1,53 @@
+// How long choosing n takes: 64 candidates with the current model (the pipeline re-derives n
+// on the hot path after a drift). Goal: well under a microsecond.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "streampipe/core/model.hpp"
+#include "streampipe/core/optimizer.hpp"
+
+namespace streampipe {
+namespace {
+
+ModelTerms AnchorTerms() {
+  Workload w;
+  w.times = {.h2d_ms = 1.23, .kernel_ms = 0.064, .d2h_ms = 1.222};
+  return *ComputeModelTerms(DeviceTraits::H100Anchors(), w);
+}
+
+// What the pipeline does when it re-derives n: linearize the model for the new measurement
+// (once), then pick the best of 64 candidates.
+void BM_ChooseBest64(benchmark::State& state, ModelKind kind) {
+  const ModelTerms terms = AnchorTerms();
+  auto model = MakeModel(kind);
+  std::vector<int> candidates(64);
+  for (int i = 0; i < 64; ++i) candidates[i] = i + 1;
+  for (auto _ : state) {
+    const LinearizedModel linear(*model, terms);
+    benchmark::DoNotOptimize(ChooseBest(linear, candidates));
+  }
+  state.SetItemsProcessed(state.iterations() * 64);
+}
+BENCHMARK_CAPTURE(BM_ChooseBest64, current, ModelKind::kCurrent);
+BENCHMARK_CAPTURE(BM_ChooseBest64, werkhoven_2ce, ModelKind::kWerkhoven2ce);
+BENCHMARK_CAPTURE(BM_ChooseBest64, gomez_luna_cc2, ModelKind::kGomezLunaCc2);
+BENCHMARK_CAPTURE(BM_ChooseBest64, veneva_regression, ModelKind::kVenevaRegression);
+
+// The convenience API (streampipe advise): candidate generation with item constraints, a
+// breakdown for every candidate, and the closed form.
+void BM_ChooseNumStreams64(benchmark::State& state) {
+  const ModelTerms terms = AnchorTerms();
+  auto model = MakeModel(ModelKind::kCurrent);
+  const CandidateOptions opt{.max_streams = 64, .num_items = 1 << 24, .min_items_per_stream = 1};
+  for (auto _ : state) {
+    auto choice = ChooseNumStreams(*model, terms, opt);
+    benchmark::DoNotOptimize(choice);
+  }
+}
+BENCHMARK(BM_ChooseNumStreams64);
+
+}  // namespace
+}  // namespace streampipe
+
+BENCHMARK_MAIN();

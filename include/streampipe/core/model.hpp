@@ -1,0 +1,132 @@
+// Stream performance models: predict the time of one batch split over n streams.
+//
+// Each model is one equation set of a paper (docs/models.md gives every equation with its
+// source) or our model for current GPUs. Models are immutable and thread-safe.
+//
+//   auto terms = streampipe::ComputeModelTerms(traits, workload);   // StatusOr
+//   auto model = streampipe::MakeModel("auto", traits);             // StatusOr
+//   streampipe::Prediction p = (*model)->Predict(*terms, 16);
+//   std::optional<double> n_opt = (*model)->ClosedFormOptimum(*terms);
+#ifndef STREAMPIPE_CORE_MODEL_HPP_
+#define STREAMPIPE_CORE_MODEL_HPP_
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "streampipe/core/model_types.hpp"
+#include "streampipe/core/veneva.hpp"
+
+namespace streampipe {
+
+enum class ModelKind {
+  kGomezLunaCc1,      // seed 000, eqs. 1-4: no implicit sync, one DMA channel (GTX 280).
+  kGomezLunaCc2,      // seed 000, eqs. 5-8: implicit sync, one DMA channel (GTX 480).
+  kWerkhovenSync1ce,  // seed 003, Fig. 7 eqs. 1-2.
+  kWerkhoven1ce,      // seed 003, Fig. 7 eqs. 3-4.
+  kWerkhoven2ce,      // seed 003, Fig. 7 eq. 5.
+  kWerkhovenMapped,   // seed 003, Fig. 7 eq. 6.
+  kWerkhovenHybrid,   // seed 003, section VII: eq. 5 with the bidirectional G of Table II.
+  kVenevaRegression,  // seed 004, eqs. 4-7.
+  kCurrent,           // ours: eq. 5 with duplex G and a per-stream overhead (docs/models.md).
+};
+
+inline constexpr ModelKind kAllModelKinds[] = {
+    ModelKind::kGomezLunaCc1,    ModelKind::kGomezLunaCc2,     ModelKind::kWerkhovenSync1ce,
+    ModelKind::kWerkhoven1ce,    ModelKind::kWerkhoven2ce,     ModelKind::kWerkhovenMapped,
+    ModelKind::kWerkhovenHybrid, ModelKind::kVenevaRegression, ModelKind::kCurrent};
+
+// The command-line name of a model: "gomez-luna-cc1", ..., "current".
+std::string_view ModelName(ModelKind kind);
+
+// Parses a model name (not "auto"). InvalidArgument naming the value and the valid names.
+absl::StatusOr<ModelKind> ParseModelKind(std::string_view name);
+
+// The model that describes a device: cc 1.x -> gomez-luna-cc1; implicit synchronization ->
+// werkhoven-sync-1ce; one copy engine -> werkhoven-1ce; two or more engines -> current on
+// cc >= 9.0 (Hopper and later), werkhoven-2ce before.
+ModelKind ModelFor(const DeviceTraits& traits);
+
+inline constexpr int kMaxPaths = 3;
+
+// A model's critical paths for one workload: the prediction at n is the longest of them.
+struct PathSet {
+  std::array<CriticalPath, kMaxPaths> paths{};
+  int count = 0;
+};
+
+class StreamModel {
+ public:
+  virtual ~StreamModel() = default;
+  virtual ModelKind kind() const = 0;
+  std::string_view name() const { return ModelName(kind()); }
+
+  // The model's equations for one workload, as up to kMaxPaths critical paths affine in
+  // (1, 1/n, n-1, log2 n). `terms` must come from ComputeModelTerms (validated).
+  virtual PathSet Paths(const ModelTerms& terms) const = 0;
+
+  // The predicted time on `streams` >= 1 streams: the longest path at n, with its breakdown.
+  // For many n, build a LinearizedModel once instead.
+  Prediction Predict(const ModelTerms& terms, int streams) const;
+
+  // The real-valued optimum from the paper's closed form (or, for max-of-terms models without
+  // one, the exact minimizer of the convex prediction). nullopt where the model has none or
+  // it is unbounded (e.g. tsc = 0).
+  virtual std::optional<double> ClosedFormOptimum(const ModelTerms& terms) const = 0;
+};
+
+// A model evaluated for one workload: cheap per-n predictions (a few multiply-adds per path).
+// Immutable; thread-safe.
+class LinearizedModel {
+ public:
+  LinearizedModel(const StreamModel& model, const ModelTerms& terms);
+
+  // The predicted total for a real-valued n >= 1 (for searches of the continuous optimum).
+  // Inline: this is the optimizer's inner loop.
+  double TotalMs(double n) const {
+    const double inv = 1.0 / n;
+    const double lg = has_log_ ? std::log2(n) : 0.0;
+    double best = totals_[0].At(n, inv, lg);
+    for (int i = 1; i < set_.count; ++i) best = std::max(best, totals_[i].At(n, inv, lg));
+    return best;
+  }
+  // The prediction with the breakdown of the longest path; ties go to the earlier path.
+  Prediction Predict(int n) const;
+
+ private:
+  PathSet set_;
+  std::array<Affine, kMaxPaths> totals_{};
+  bool has_log_ = false;  // only Veneva's eq. 7 needs log2(n)
+};
+
+// The exact minimizer over real n in [1, 65536] of a prediction that is convex in n (a max of
+// terms a + b/n + d(n-1) with b, d >= 0), by golden-section search.
+double ConvexOptimum(const LinearizedModel& model);
+
+// Makes a model. The Veneva model uses `veneva` (the published fit when null).
+std::unique_ptr<StreamModel> MakeModel(ModelKind kind,
+                                       const VenevaCoefficients* veneva = nullptr);
+
+// Makes a model by name; "auto" picks ModelFor(traits). InvalidArgument for unknown names.
+absl::StatusOr<std::unique_ptr<StreamModel>> MakeModel(std::string_view name,
+                                                       const DeviceTraits& traits,
+                                                       const VenevaCoefficients* veneva = nullptr);
+
+// Checks that traits and workload are finite and non-negative and that the transfer work is
+// known (times, or bytes with G). InvalidArgument names the field and the value.
+absl::Status ValidateTraits(const DeviceTraits& traits);
+absl::Status ValidateWorkload(const Workload& workload);
+
+// Derives the model terms (validating both inputs first).
+absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& workload);
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CORE_MODEL_HPP_

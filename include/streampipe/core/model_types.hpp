@@ -1,0 +1,153 @@
+// Plain inputs and outputs of the stream performance models. No logic, no CUDA.
+//
+// All times are milliseconds and all sizes bytes, as in the papers the models come from
+// (seeds 000 and 003 in docs/models.md).
+//
+//   streampipe::Workload w;
+//   w.times = {.h2d_ms = 1.217, .kernel_ms = 0.064, .d2h_ms = 1.219};  // one batch, no streams
+//   streampipe::DeviceTraits traits = ...;  // from calibration, or DeviceTraits::H100Anchors()
+//   auto terms = streampipe::ComputeModelTerms(traits, w);               // validates both
+#ifndef STREAMPIPE_CORE_MODEL_TYPES_HPP_
+#define STREAMPIPE_CORE_MODEL_TYPES_HPP_
+
+#include <cstdint>
+#include <string>
+
+namespace streampipe {
+
+// The three component times of one batch run without streams (one chunk), in ms:
+// tThd, tE and tTdh of Gómez-Luna et al. (seed 000, section 3.2).
+struct ComponentTimes {
+  double h2d_ms = 0.0;
+  double kernel_ms = 0.0;
+  double d2h_ms = 0.0;
+
+  double total_ms() const { return h2d_ms + kernel_ms + d2h_ms; }
+};
+
+// Bytes one batch moves in each direction (Bhd, Bdh of seed 003, Fig. 7).
+struct BatchBytes {
+  double h2d = 0.0;
+  double d2h = 0.0;
+};
+
+// LogGP parameters of one copy direction (van Werkhoven et al., seed 003, section V):
+// a copy of k bytes takes L+o + k*G; each further back-to-back copy adds g.
+struct LinkParams {
+  double latency_ms = 0.0;          // L + o: the time of a 1-byte copy.
+  double ms_per_byte = 0.0;         // G: inverse bandwidth of a large copy alone on the link.
+  double gap_ms = 0.0;              // g: added by each back-to-back copy after the first.
+  double duplex_ms_per_byte = 0.0;  // G while the other direction copies too (0: same as G).
+};
+
+// What the models need to know about a device. Filled from the CUDA runtime and calibration
+// (streampipe calibrate) or by hand (streampipe advise flags).
+struct DeviceTraits {
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  int copy_engines = 1;         // cudaDeviceProp::asyncEngineCount.
+  bool implicit_sync = false;   // Fermi-style implicit synchronization (seed 000, Table 1).
+  bool concurrent_kernels = true;
+  int hardware_queues = 8;      // CUDA_DEVICE_MAX_CONNECTIONS in effect.
+  LinkParams h2d;
+  LinkParams d2h;
+  // Cost of one more stream (sub-chunk): tsc of seed 000 (toh = tsc * nStreams), the per-stream
+  // term c of our current-GPU model. Milliseconds per stream.
+  double stream_overhead_ms = 0.0;
+
+  // The parameters measured on our H100 (shared/anchors, 2026-11-22): 55.2 GB/s each way
+  // alone, 98.7 GB/s both at once, L+o 4.2/3.4 us, g 2.55 us, c 2.7 us (docs/models.md).
+  static DeviceTraits H100Anchors();
+};
+
+// One batch of a workload as the models see it.
+struct Workload {
+  ComponentTimes times;        // Measured without streams. Zero transfer times: use bytes.
+  BatchBytes bytes;            // Bytes per direction; zero: transfer work comes from times.
+  double problem_size = 0.0;   // Items per batch (the SLAE size of Veneva's regression).
+};
+
+// The quantities every model is written in, derived once from traits and workload
+// (ComputeModelTerms). x_* is the bandwidth part of a copy (B*G, or t - (L+o) when only the
+// measured time is known); t_* the whole non-streamed copy time (L+o + x).
+struct ModelTerms {
+  double t_hd = 0.0;
+  double t_e = 0.0;
+  double t_dh = 0.0;
+  double lat_hd = 0.0;
+  double lat_dh = 0.0;
+  double x_hd = 0.0;
+  double x_dh = 0.0;
+  double xdup_hd = 0.0;  // x_hd at the duplex G.
+  double xdup_dh = 0.0;
+  // x when the other direction copies during the fraction of the time it is busy:
+  // x + (xdup - x) * min(1, x_other / x). The current-GPU model's overlapped copies.
+  double xeff_hd = 0.0;
+  double xeff_dh = 0.0;
+  double gap_hd = 0.0;
+  double gap_dh = 0.0;
+  double stream_overhead = 0.0;
+  double problem_size = 0.0;
+  double bytes_hd = 0.0;
+  double bytes_dh = 0.0;
+};
+
+// Which of a model's estimates applied.
+enum class Regime : std::int32_t {
+  kSingle,             // The model has one estimate (a max over terms, or no case split).
+  kDominantKernel,
+  kDominantTransfers,
+};
+
+// Where the predicted time goes along the critical path; the four parts sum to the total.
+struct Breakdown {
+  double h2d_ms = 0.0;
+  double kernel_ms = 0.0;
+  double d2h_ms = 0.0;
+  double overhead_ms = 0.0;  // Per-stream overhead (toh, g terms of repeated copies, c*n).
+};
+
+// A time as a function of the stream count n: c0 + c_inv/n + c_lin*(n-1) + c_log*log2(n).
+// Every model's critical paths are of this form (docs/models.md, "Evaluation").
+struct Affine {
+  double c0 = 0.0;
+  double c_inv = 0.0;
+  double c_lin = 0.0;
+  double c_log = 0.0;
+
+  double At(double n, double inv_n, double log2_n) const {
+    return c0 + c_inv * inv_n + c_lin * (n - 1.0) + c_log * log2_n;
+  }
+  Affine& operator+=(const Affine& o) {
+    c0 += o.c0;
+    c_inv += o.c_inv;
+    c_lin += o.c_lin;
+    c_log += o.c_log;
+    return *this;
+  }
+};
+
+// One critical path of a model: where its time goes, each part affine in n.
+struct CriticalPath {
+  Affine h2d;
+  Affine kernel;
+  Affine d2h;
+  Affine overhead;
+  Regime regime = Regime::kSingle;
+};
+
+struct Prediction {
+  int streams = 1;
+  int term = 0;  // For max-of-terms models, which term (1-based) was the largest.
+  double total_ms = 0.0;
+  Breakdown parts;
+  Regime regime = Regime::kSingle;
+};
+
+const char* RegimeName(Regime regime);
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CORE_MODEL_TYPES_HPP_

@@ -1,0 +1,38 @@
+// Status propagation helpers. Our Abseil (20220623) has no ABSL_RETURN_IF_ERROR, so we define
+// the two macros once here.
+//
+//   absl::Status Load() {
+//     STREAMPIPE_RETURN_IF_ERROR(Open());
+//     STREAMPIPE_ASSIGN_OR_RETURN(Config cfg, Parse());
+//     ...
+//   }
+#ifndef STREAMPIPE_STATUS_MACROS_HPP_
+#define STREAMPIPE_STATUS_MACROS_HPP_
+
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+#define STREAMPIPE_STATUS_CONCAT_INNER_(a, b) a##b
+#define STREAMPIPE_STATUS_CONCAT_(a, b) STREAMPIPE_STATUS_CONCAT_INNER_(a, b)
+
+// Evaluates `expr` (an absl::Status) and returns it from the enclosing function if not OK.
+#define STREAMPIPE_RETURN_IF_ERROR(expr)                                            \
+  do {                                                                             \
+    ::absl::Status streampipe_status_ = (expr);                                    \
+    if (!streampipe_status_.ok()) return streampipe_status_;                       \
+  } while (false)
+
+// Evaluates `rexpr` (an absl::StatusOr<T>); on error returns its status, else moves the value
+// into `lhs` (which may be a declaration such as `auto x`).
+#define STREAMPIPE_ASSIGN_OR_RETURN(lhs, rexpr)                                     \
+  STREAMPIPE_ASSIGN_OR_RETURN_IMPL_(                                               \
+      STREAMPIPE_STATUS_CONCAT_(streampipe_statusor_, __LINE__), lhs, rexpr)
+
+#define STREAMPIPE_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, rexpr)                     \
+  auto statusor = (rexpr);                                                         \
+  if (!statusor.ok()) return std::move(statusor).status();                         \
+  lhs = std::move(statusor).value()
+
+#endif  // STREAMPIPE_STATUS_MACROS_HPP_

@@ -1,0 +1,97 @@
+#include "streampipe/core/least_squares.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace streampipe {
+
+absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
+                                          std::span<const double> y) {
+  if (cols <= 0) return absl::InvalidArgumentError("least squares: no columns");
+  const std::size_t n = static_cast<std::size_t>(cols);
+  if (a.size() != y.size() * n) {
+    return absl::InvalidArgumentError(absl::StrCat("least squares: design matrix has ", a.size(),
+                                                   " values, expected ", y.size(), " rows x ",
+                                                   cols, " columns"));
+  }
+  const std::size_t m = y.size();
+  if (m < n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("least squares: ", m, " samples for ", cols, " coefficients"));
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i])) {
+      return absl::InvalidArgumentError(absl::StrCat("least squares: design value ", a[i],
+                                                     " at row ", i / n, " is not finite"));
+    }
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!std::isfinite(y[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("least squares: sample ", i, " is ", y[i], ", not finite"));
+    }
+  }
+
+  // Householder QR on a column-major copy: R overwrites the upper triangle, Q^T y is applied
+  // on the fly.
+  std::vector<double> q(m * n);
+  for (std::size_t r = 0; r < m; ++r) {
+    for (std::size_t c = 0; c < n; ++c) q[c * m + r] = a[r * n + c];
+  }
+  std::vector<double> b(y.begin(), y.end());
+  double scale = 0.0;
+  for (double v : q) scale = std::max(scale, std::abs(v));
+  const double tiny = 1e-12 * (scale > 0.0 ? scale : 1.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    double* col = &q[k * m];
+    double norm = 0.0;
+    for (std::size_t r = k; r < m; ++r) norm += col[r] * col[r];
+    norm = std::sqrt(norm);
+    if (norm <= tiny * std::sqrt(static_cast<double>(m))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "least squares: column ", k, " is a linear combination of the others (rank deficient)"));
+    }
+    const double alpha = col[k] > 0.0 ? -norm : norm;
+    std::vector<double> v(m - k);
+    for (std::size_t r = k; r < m; ++r) v[r - k] = col[r];
+    v[0] -= alpha;
+    double vnorm2 = 0.0;
+    for (double x : v) vnorm2 += x * x;
+    if (vnorm2 == 0.0) continue;
+    auto reflect = [&](double* target) {
+      double dot = 0.0;
+      for (std::size_t r = k; r < m; ++r) dot += v[r - k] * target[r];
+      const double f = 2.0 * dot / vnorm2;
+      for (std::size_t r = k; r < m; ++r) target[r] -= f * v[r - k];
+    };
+    for (std::size_t c = k; c < n; ++c) reflect(&q[c * m]);
+    reflect(b.data());
+  }
+  // Back substitution R x = (Q^T y)[0:n].
+  std::vector<double> x(n);
+  for (std::size_t i = n; i-- > 0;) {
+    double s = b[i];
+    for (std::size_t c = i + 1; c < n; ++c) s -= q[c * m + i] * x[c];
+    x[i] = s / q[i * m + i];
+  }
+  LinearFit fit;
+  fit.coefficients = x;
+  double mean = 0.0;
+  for (double v : y) mean += v;
+  mean /= static_cast<double>(m);
+  double rss = 0.0;
+  double tss = 0.0;
+  for (std::size_t r = 0; r < m; ++r) {
+    double pred = 0.0;
+    for (std::size_t c = 0; c < n; ++c) pred += a[r * n + c] * x[c];
+    rss += (y[r] - pred) * (y[r] - pred);
+    tss += (y[r] - mean) * (y[r] - mean);
+  }
+  fit.residual_sum_squares = rss;
+  fit.r_squared = tss > 0.0 ? 1.0 - rss / tss : (rss <= 1e-24 ? 1.0 : 0.0);
+  return fit;
+}
+
+}  // namespace streampipe

@@ -1,0 +1,547 @@
+// The stream models. Every equation cites its paper and number; docs/models.md is the prose.
+#include "streampipe/core/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace streampipe {
+namespace {
+
+bool FiniteNonNegative(double v) { return std::isfinite(v) && v >= 0.0; }
+
+absl::Status CheckField(const char* what, double v) {
+  if (FiniteNonNegative(v)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(what, " is ", v, ": it must be finite and >= 0"));
+}
+
+// Shorthands for the parts of a path: constant, /n, *(n-1), *log2(n).
+Affine K(double c) { return {c, 0.0, 0.0, 0.0}; }
+Affine PerN(double c) { return {0.0, c, 0.0, 0.0}; }
+Affine Lin(double c) { return {0.0, 0.0, c, 0.0}; }
+Affine Sum(Affine a, const Affine& b) { return a += b; }
+
+PathSet One(const CriticalPath& p) {
+  PathSet s;
+  s.paths[0] = p;
+  s.count = 1;
+  return s;
+}
+PathSet Three(const CriticalPath& a, const CriticalPath& b, const CriticalPath& c) {
+  PathSet s;
+  s.paths = {a, b, c};
+  s.count = 3;
+  return s;
+}
+
+std::optional<double> SqrtRatio(double num, double den) {
+  if (!(den > 0.0) || !(num >= 0.0)) return std::nullopt;
+  return std::sqrt(num / den);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gómez-Luna et al. (seed 000), section 3.2.1: compute capability 1.x, no implicit
+// synchronization, one DMA channel. tT = tThd + tTdh, toh = tsc * nStreams.
+class GomezLunaCc1 final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kGomezLunaCc1; }
+  // Eq. 1 applies where tT > tE + tT/n, i.e. exactly where it exceeds eq. 3: the model is the
+  // larger of the two. Eq. 3 comes first so that a tie (not strictly greater) picks eq. 3.
+  PathSet Paths(const ModelTerms& t) const override {
+    const Affine toh{t.stream_overhead, 0.0, t.stream_overhead, 0.0};  // tsc * n
+    PathSet s;
+    s.count = 2;
+    // eq. 3: dominant kernel, tE + tT/n + toh.
+    s.paths[0] = {PerN(t.t_hd), K(t.t_e), PerN(t.t_dh), toh, Regime::kDominantKernel};
+    // eq. 1: dominant transfers, tT + toh.
+    s.paths[1] = {K(t.t_hd), K(0.0), K(t.t_dh), toh, Regime::kDominantTransfers};
+    return s;
+  }
+  // eq. 2 (dominant transfers) and eq. 4 (dominant kernel). Eqs. 1/3 are minimized by the
+  // smaller of the two where tT > tE: the eq. 3 branch falls until sqrt(tT/tsc) or until it
+  // meets the eq. 1 branch at tT/(tT - tE), whichever comes first.
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    const double tt = t.t_hd + t.t_dh;
+    std::optional<double> eq4 = SqrtRatio(tt, t.stream_overhead);
+    if (tt > t.t_e) {
+      const double eq2 = tt / (tt - t.t_e);
+      return eq4 ? std::min(eq2, *eq4) : eq2;
+    }
+    return eq4;
+  }
+};
+
+// Section 3.2.2: compute capability 2.x, implicit synchronization, one DMA channel.
+class GomezLunaCc2 final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kGomezLunaCc2; }
+  PathSet Paths(const ModelTerms& t) const override {
+    const Affine toh{t.stream_overhead, 0.0, t.stream_overhead, 0.0};  // tsc * n
+    if (t.t_hd > t.t_e) {  // eq. 5
+      return One({K(t.t_hd), PerN(t.t_e), K(t.t_dh), toh, Regime::kDominantTransfers});
+    }
+    // eq. 7
+    return One({PerN(t.t_hd), K(t.t_e), K(t.t_dh), toh, Regime::kDominantKernel});
+  }
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    if (t.t_hd > t.t_e) return SqrtRatio(t.t_e, t.stream_overhead);  // eq. 6
+    return SqrtRatio(t.t_hd, t.stream_overhead);                      // eq. 8
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// van Werkhoven et al. (seed 003), Fig. 7. x = B*G, lat = L+o, gap = g. The paper does not
+// state how the dominant-kernel case is told from the dominant-transfers case; we use the
+// copy that the kernel has to hide per stream (docs/models.md, "Regimes").
+class WerkhovenSync1ce final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kWerkhovenSync1ce; }
+  PathSet Paths(const ModelTerms& t) const override {
+    if (t.t_e >= t.x_hd) {  // eq. 1, dominant kernel
+      return One({Sum(K(t.lat_hd), PerN(t.x_hd)), K(t.t_e), K(t.lat_dh + t.x_dh), Lin(t.gap_dh),
+                  Regime::kDominantKernel});
+    }
+    // eq. 2, dominant transfers
+    return One({K(t.lat_hd + t.x_hd), PerN(t.t_e), K(t.lat_dh + t.x_dh),
+                Lin(t.gap_hd + t.gap_dh), Regime::kDominantTransfers});
+  }
+  // Section VI: sqrt(Bhd*Ghd/g) (dominant kernel), sqrt(tE/2g) (dominant transfers).
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    if (t.t_e >= t.x_hd) return SqrtRatio(t.x_hd, t.gap_dh);
+    return SqrtRatio(t.t_e, t.gap_hd + t.gap_dh);
+  }
+};
+
+class Werkhoven1ce final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kWerkhoven1ce; }
+  PathSet Paths(const ModelTerms& t) const override {
+    if (t.t_e >= t.x_hd + t.x_dh) {  // eq. 3, dominant kernel: no g term.
+      return One({Sum(K(t.lat_hd), PerN(t.x_hd)), K(t.t_e), Sum(K(t.lat_dh), PerN(t.x_dh)),
+                  K(0.0), Regime::kDominantKernel});
+    }
+    // eq. 4, dominant transfers: the max of three critical paths.
+    const Regime r = Regime::kDominantTransfers;
+    return Three(
+        {K(t.lat_hd + t.x_hd), K(0.0), K(t.lat_dh + t.x_dh), Lin(t.gap_hd + t.gap_dh), r},
+        {K(t.lat_hd + t.x_hd), PerN(t.t_e), Sum(K(t.lat_dh), PerN(t.x_dh)), Lin(t.gap_hd), r},
+        {Sum(K(t.lat_hd), PerN(t.x_hd)), PerN(t.t_e), K(t.lat_dh + t.x_dh), Lin(t.gap_dh), r});
+  }
+  // Section VI: in eq. 4 more streams only cost; the fewest streams that still reach the floor
+  // of all copies solve x + g(n-1) = tE/n + x/n with x the smaller direction:
+  // g n^2 + (x - g) n - (tE + x) = 0. Eq. 3 has no optimum (tE's growth with n is unmodelled).
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    if (t.t_e >= t.x_hd + t.x_dh) return std::nullopt;
+    const bool more_in = t.x_hd > t.x_dh;
+    const double x = more_in ? t.x_dh : t.x_hd;
+    const double g = more_in ? t.gap_dh : t.gap_hd;
+    if (!(g > 0.0)) return std::nullopt;
+    const double b = x - g;
+    return (-b + std::sqrt(b * b + 4.0 * g * (t.t_e + x))) / (2.0 * g);
+  }
+};
+
+// Eq. 5, shared by werkhoven-2ce (x at the one-direction G) and werkhoven-hybrid (x at the
+// bidirectional G of Table II).
+PathSet TwoEngine(const ModelTerms& t, double x_hd, double x_dh) {
+  const Regime r = Regime::kSingle;
+  return Three({K(t.lat_hd + x_hd), PerN(t.t_e), Sum(K(t.lat_dh), PerN(x_dh)), Lin(t.gap_hd), r},
+               {Sum(K(t.lat_hd), PerN(x_hd)), K(t.t_e), Sum(K(t.lat_dh), PerN(x_dh)), K(0.0), r},
+               {Sum(K(t.lat_hd), PerN(x_hd)), PerN(t.t_e), K(t.lat_dh + x_dh), Lin(t.gap_dh), r});
+}
+
+// Section VI: sqrt((Bdh*Gdh + tE)/g) if Bhd > Bdh, else sqrt((Bhd*Ghd + tE)/g) (dominant
+// transfers). For the dominant kernel case the paper gives none.
+std::optional<double> TwoEngineOptimum(const ModelTerms& t, double x_hd, double x_dh) {
+  if (t.t_e >= std::max(x_hd, x_dh)) return std::nullopt;
+  if (x_hd >= x_dh) return SqrtRatio(x_dh + t.t_e, t.gap_hd);
+  return SqrtRatio(x_hd + t.t_e, t.gap_dh);
+}
+
+class Werkhoven2ce final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kWerkhoven2ce; }
+  PathSet Paths(const ModelTerms& t) const override { return TwoEngine(t, t.x_hd, t.x_dh); }
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    return TwoEngineOptimum(t, t.x_hd, t.x_dh);
+  }
+};
+
+class WerkhovenHybrid final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kWerkhovenHybrid; }
+  PathSet Paths(const ModelTerms& t) const override { return TwoEngine(t, t.xdup_hd, t.xdup_dh); }
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    return TwoEngineOptimum(t, t.xdup_hd, t.xdup_dh);
+  }
+};
+
+// Eq. 6: device-mapped memory overlaps everything at warp granularity; n plays no part.
+class WerkhovenMapped final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kWerkhovenMapped; }
+  PathSet Paths(const ModelTerms& t) const override {
+    const Regime r = Regime::kSingle;
+    return Three({K(t.lat_hd + t.x_hd), K(0.0), K(t.lat_dh), K(0.0), r},
+                 {K(t.lat_hd), K(t.t_e), K(t.lat_dh), K(0.0), r},
+                 {K(t.lat_hd), K(0.0), K(t.lat_dh + t.x_dh), K(0.0), r});
+  }
+  std::optional<double> ClosedFormOptimum(const ModelTerms&) const override {
+    return std::nullopt;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Veneva & Imamura (seed 004): T_str = T_non_str - (n-1)/n * sum + T_overhead (eq. 5 solved
+// for T_str) = (T_non_str - sum) + sum/n + T_overhead, sum from eq. 4 (or measured), T_overhead
+// from eq. 7 (linear in log2 n for both forms).
+class VenevaRegression final : public StreamModel {
+ public:
+  explicit VenevaRegression(const VenevaCoefficients& c) : c_(c) {}
+  ModelKind kind() const override { return ModelKind::kVenevaRegression; }
+  PathSet Paths(const ModelTerms& t) const override {
+    const std::array<double, 3> comp = {t.t_hd, t.t_e, t.t_dh};
+    const double t_non = comp[0] + comp[1] + comp[2];
+    const std::size_t dom =
+        static_cast<std::size_t>(std::max_element(comp.begin(), comp.end()) - comp.begin());
+    const double measured_sum = t_non - comp[dom];
+    const double sum = c_.sum_from_regression ? c_.Sum(t.problem_size) : measured_sum;
+    // The dominant component is not overlapped (eq. 2); the others share sum/n in proportion
+    // to their measured times.
+    std::array<Affine, 3> parts{};
+    parts[dom] = K(t_non - sum);
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (i == dom) continue;
+      const double share = measured_sum > 0.0 ? comp[i] / measured_sum : 0.5;
+      parts[i] = PerN(share * sum);
+    }
+    // eq. 7 as c + k*log2(n): log10(n) = log2(n) / log2(10); log2(n^(4/3)) = 4/3 log2(n).
+    const VenevaOverheadFit& f = t.problem_size <= c_.size_threshold ? c_.small : c_.big;
+    Affine overhead;
+    if (f.form == VenevaOverheadForm::kLog10) {
+      overhead = {f.p0 * t.problem_size + f.p2, 0.0, 0.0, f.p1 / std::log2(10.0)};
+    } else {
+      overhead = {f.p2, 0.0, 0.0, (f.p0 * t.problem_size + f.p1) * 4.0 / 3.0};
+    }
+    return One({parts[0], parts[1], parts[2], overhead, Regime::kSingle});
+  }
+  std::optional<double> ClosedFormOptimum(const ModelTerms&) const override {
+    return std::nullopt;  // eq. 6 is a criterion over discrete candidates.
+  }
+
+ private:
+  VenevaCoefficients c_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Ours, for GPUs with a copy engine per direction and no implicit synchronization (Hopper and
+// later): eq. 5 of seed 003 where the copies that overlap a copy in the other direction run at
+// the duplex G, plus a per-stream overhead c(n-1) fitted on the card. At n = 1 it returns the
+// measured non-streamed time exactly. docs/models.md, "The current-GPU model".
+class CurrentModel final : public StreamModel {
+ public:
+  ModelKind kind() const override { return ModelKind::kCurrent; }
+
+  PathSet Paths(const ModelTerms& t) const override {
+    // (n-1)/n * xeff = xeff - xeff/n: the chunks after the first overlap the other direction.
+    const Affine overlapped_hd{t.xeff_hd, -t.xeff_hd, 0.0, 0.0};
+    const Affine overlapped_dh{t.xeff_dh, -t.xeff_dh, 0.0, 0.0};
+    const Affine first_hd = Sum(K(t.lat_hd), PerN(t.x_hd));
+    const Affine last_dh = Sum(K(t.lat_dh), PerN(t.x_dh));
+    const Affine c = Lin(t.stream_overhead);
+    const Regime r = Regime::kSingle;
+    return Three(
+        // Copy-in bound: first chunk alone, the rest at the duplex rate, then the last kernel
+        // and copy-out.
+        {Sum(first_hd, overlapped_hd), PerN(t.t_e), last_dh, Sum(Lin(t.gap_hd), c), r},
+        // Kernel bound.
+        {first_hd, K(t.t_e), last_dh, c, r},
+        // Copy-out bound.
+        {first_hd, PerN(t.t_e), Sum(last_dh, overlapped_dh), Sum(Lin(t.gap_dh), c), r});
+  }
+
+  // No paper closed form: each path is a + b/n + d(n-1) with b, d >= 0 (for a duplex slowdown
+  // under 2x), so the max is convex and golden-section search finds its exact minimizer.
+  std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
+    if (!(t.stream_overhead > 0.0) && !(t.gap_hd > 0.0) && !(t.gap_dh > 0.0)) {
+      return std::nullopt;  // nothing penalises more streams: unbounded
+    }
+    return ConvexOptimum(LinearizedModel(*this, t));
+  }
+};
+
+}  // namespace
+
+const char* RegimeName(Regime regime) {
+  switch (regime) {
+    case Regime::kSingle:
+      return "single";
+    case Regime::kDominantKernel:
+      return "dominant-kernel";
+    case Regime::kDominantTransfers:
+      return "dominant-transfers";
+  }
+  return "unknown";
+}
+
+Prediction StreamModel::Predict(const ModelTerms& terms, int streams) const {
+  return LinearizedModel(*this, terms).Predict(streams);
+}
+
+LinearizedModel::LinearizedModel(const StreamModel& model, const ModelTerms& terms)
+    : set_(model.Paths(terms)) {
+  for (int i = 0; i < set_.count; ++i) {
+    const CriticalPath& p = set_.paths[i];
+    totals_[i] = Sum(Sum(p.h2d, p.kernel), Sum(p.d2h, p.overhead));
+    has_log_ = has_log_ || p.h2d.c_log != 0.0 || p.kernel.c_log != 0.0 || p.d2h.c_log != 0.0 ||
+               p.overhead.c_log != 0.0;
+  }
+}
+
+Prediction LinearizedModel::Predict(int n) const {
+  const double dn = n;
+  const double inv = 1.0 / dn;
+  const double lg = has_log_ ? std::log2(dn) : 0.0;
+  int best = 0;
+  double best_ms = totals_[0].At(dn, inv, lg);
+  for (int i = 1; i < set_.count; ++i) {
+    const double ms = totals_[i].At(dn, inv, lg);
+    if (ms > best_ms) {
+      best = i;
+      best_ms = ms;
+    }
+  }
+  const CriticalPath& p = set_.paths[best];
+  Prediction out;
+  out.streams = n;
+  out.term = set_.count > 1 ? best + 1 : 0;
+  out.parts = {p.h2d.At(dn, inv, lg), p.kernel.At(dn, inv, lg), p.d2h.At(dn, inv, lg),
+               p.overhead.At(dn, inv, lg)};
+  out.total_ms = out.parts.h2d_ms + out.parts.kernel_ms + out.parts.d2h_ms + out.parts.overhead_ms;
+  out.regime = p.regime;
+  return out;
+}
+
+double ConvexOptimum(const LinearizedModel& model) {
+  const double kInvPhi = (std::sqrt(5.0) - 1.0) / 2.0;
+  double lo = 1.0;
+  double hi = 65536.0;
+  double a = hi - kInvPhi * (hi - lo);
+  double b = lo + kInvPhi * (hi - lo);
+  double fa = model.TotalMs(a);
+  double fb = model.TotalMs(b);
+  for (int i = 0; i < 100 && hi - lo > 1e-9 * hi; ++i) {
+    if (fa <= fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - kInvPhi * (hi - lo);
+      fa = model.TotalMs(a);
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + kInvPhi * (hi - lo);
+      fb = model.TotalMs(b);
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
+DeviceTraits DeviceTraits::H100Anchors() {
+  DeviceTraits t;
+  t.name = "NVIDIA H100 80GB HBM3";
+  t.cc_major = 9;
+  t.cc_minor = 0;
+  t.sm_count = 132;
+  t.copy_engines = 3;
+  t.implicit_sync = false;
+  t.concurrent_kernels = true;
+  t.hardware_queues = 8;
+  // shared/anchors/h100-probe-2026-11-22.txt: 55.2 GB/s each way alone at >= 64 MiB,
+  // 98.68 GB/s both ways at once, 1-byte copies 4.2 us / 3.4 us, g 2.55 us.
+  t.h2d = {.latency_ms = 0.00416,
+           .ms_per_byte = 1.0 / 55.18e6,
+           .gap_ms = 0.00255,
+           .duplex_ms_per_byte = 2.0 / 98.68e6};
+  t.d2h = {.latency_ms = 0.00342,
+           .ms_per_byte = 1.0 / 55.13e6,
+           .gap_ms = 0.00255,
+           .duplex_ms_per_byte = 2.0 / 98.68e6};
+  // Fitted to the anchors' add-scalar sweep (docs/models.md): 3.2 us per extra stream.
+  t.stream_overhead_ms = 0.0032;
+  return t;
+}
+
+std::string_view ModelName(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::kGomezLunaCc1:
+      return "gomez-luna-cc1";
+    case ModelKind::kGomezLunaCc2:
+      return "gomez-luna-cc2";
+    case ModelKind::kWerkhovenSync1ce:
+      return "werkhoven-sync-1ce";
+    case ModelKind::kWerkhoven1ce:
+      return "werkhoven-1ce";
+    case ModelKind::kWerkhoven2ce:
+      return "werkhoven-2ce";
+    case ModelKind::kWerkhovenMapped:
+      return "werkhoven-mapped";
+    case ModelKind::kWerkhovenHybrid:
+      return "werkhoven-hybrid";
+    case ModelKind::kVenevaRegression:
+      return "veneva-regression";
+    case ModelKind::kCurrent:
+      return "current";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<ModelKind> ParseModelKind(std::string_view name) {
+  for (ModelKind k : kAllModelKinds) {
+    if (ModelName(k) == name) return k;
+  }
+  std::vector<std::string> names;
+  for (ModelKind k : kAllModelKinds) names.emplace_back(ModelName(k));
+  return absl::InvalidArgumentError(absl::StrCat("unknown model '", std::string(name), "'; valid models: ",
+                                                 absl::StrJoin(names, ", "), ", auto"));
+}
+
+ModelKind ModelFor(const DeviceTraits& traits) {
+  if (traits.cc_major == 1) return ModelKind::kGomezLunaCc1;
+  if (traits.implicit_sync) return ModelKind::kWerkhovenSync1ce;
+  if (traits.copy_engines < 2) return ModelKind::kWerkhoven1ce;
+  if (traits.cc_major >= 9) return ModelKind::kCurrent;
+  return ModelKind::kWerkhoven2ce;
+}
+
+std::unique_ptr<StreamModel> MakeModel(ModelKind kind, const VenevaCoefficients* veneva) {
+  switch (kind) {
+    case ModelKind::kGomezLunaCc1:
+      return std::make_unique<GomezLunaCc1>();
+    case ModelKind::kGomezLunaCc2:
+      return std::make_unique<GomezLunaCc2>();
+    case ModelKind::kWerkhovenSync1ce:
+      return std::make_unique<WerkhovenSync1ce>();
+    case ModelKind::kWerkhoven1ce:
+      return std::make_unique<Werkhoven1ce>();
+    case ModelKind::kWerkhoven2ce:
+      return std::make_unique<Werkhoven2ce>();
+    case ModelKind::kWerkhovenMapped:
+      return std::make_unique<WerkhovenMapped>();
+    case ModelKind::kWerkhovenHybrid:
+      return std::make_unique<WerkhovenHybrid>();
+    case ModelKind::kVenevaRegression:
+      return std::make_unique<VenevaRegression>(veneva ? *veneva
+                                                       : VenevaCoefficients::Published());
+    case ModelKind::kCurrent:
+      return std::make_unique<CurrentModel>();
+  }
+  return nullptr;
+}
+
+absl::StatusOr<std::unique_ptr<StreamModel>> MakeModel(std::string_view name,
+                                                       const DeviceTraits& traits,
+                                                       const VenevaCoefficients* veneva) {
+  if (name == "auto") return MakeModel(ModelFor(traits), veneva);
+  absl::StatusOr<ModelKind> kind = ParseModelKind(name);
+  if (!kind.ok()) return kind.status();
+  return MakeModel(*kind, veneva);
+}
+
+absl::Status ValidateTraits(const DeviceTraits& traits) {
+  const std::pair<const char*, double> fields[] = {
+      {"h2d latency_ms (L+o)", traits.h2d.latency_ms},
+      {"h2d ms_per_byte (G)", traits.h2d.ms_per_byte},
+      {"h2d gap_ms (g)", traits.h2d.gap_ms},
+      {"h2d duplex_ms_per_byte", traits.h2d.duplex_ms_per_byte},
+      {"d2h latency_ms (L+o)", traits.d2h.latency_ms},
+      {"d2h ms_per_byte (G)", traits.d2h.ms_per_byte},
+      {"d2h gap_ms (g)", traits.d2h.gap_ms},
+      {"d2h duplex_ms_per_byte", traits.d2h.duplex_ms_per_byte},
+      {"stream_overhead_ms", traits.stream_overhead_ms},
+  };
+  for (const auto& [what, v] : fields) {
+    absl::Status s = CheckField(what, v);
+    if (!s.ok()) return s;
+  }
+  if (traits.copy_engines < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("copy_engines is ", traits.copy_engines, ": it must be >= 0"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateWorkload(const Workload& w) {
+  const std::pair<const char*, double> fields[] = {
+      {"h2d_ms", w.times.h2d_ms},   {"kernel_ms", w.times.kernel_ms},
+      {"d2h_ms", w.times.d2h_ms},   {"h2d bytes", w.bytes.h2d},
+      {"d2h bytes", w.bytes.d2h},   {"problem_size", w.problem_size},
+  };
+  for (const auto& [what, v] : fields) {
+    absl::Status s = CheckField(what, v);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& w) {
+  absl::Status s = ValidateTraits(traits);
+  if (!s.ok()) return s;
+  s = ValidateWorkload(w);
+  if (!s.ok()) return s;
+
+  ModelTerms t;
+  auto direction = [](double measured_ms, double bytes, const LinkParams& link,
+                      const char* what, double& total, double& x,
+                      double& xdup) -> absl::Status {
+    if (measured_ms > 0.0) {
+      total = measured_ms;
+      x = std::max(0.0, measured_ms - link.latency_ms);
+    } else if (bytes > 0.0) {
+      if (!(link.ms_per_byte > 0.0)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, ": ", bytes, " bytes but no time and no G (ms_per_byte) to derive one"));
+      }
+      x = bytes * link.ms_per_byte;
+      total = link.latency_ms + x;
+    } else {
+      total = 0.0;
+      x = 0.0;
+    }
+    const double ratio = (link.ms_per_byte > 0.0 && link.duplex_ms_per_byte > 0.0)
+                             ? link.duplex_ms_per_byte / link.ms_per_byte
+                             : 1.0;
+    xdup = x * ratio;
+    return absl::OkStatus();
+  };
+  s = direction(w.times.h2d_ms, w.bytes.h2d, traits.h2d, "host-to-device copy", t.t_hd, t.x_hd,
+                t.xdup_hd);
+  if (!s.ok()) return s;
+  s = direction(w.times.d2h_ms, w.bytes.d2h, traits.d2h, "device-to-host copy", t.t_dh, t.x_dh,
+                t.xdup_dh);
+  if (!s.ok()) return s;
+  // A direction that moves nothing has no latency on the critical path either.
+  t.lat_hd = t.t_hd > 0.0 ? std::min(traits.h2d.latency_ms, t.t_hd) : 0.0;
+  t.lat_dh = t.t_dh > 0.0 ? std::min(traits.d2h.latency_ms, t.t_dh) : 0.0;
+  t.gap_hd = t.t_hd > 0.0 ? traits.h2d.gap_ms : 0.0;
+  t.gap_dh = t.t_dh > 0.0 ? traits.d2h.gap_ms : 0.0;
+  // Fraction of one direction's copy time during which the other direction is busy.
+  const double phi_hd = t.x_hd > 0.0 ? std::min(1.0, t.x_dh / t.x_hd) : 0.0;
+  const double phi_dh = t.x_dh > 0.0 ? std::min(1.0, t.x_hd / t.x_dh) : 0.0;
+  t.xeff_hd = t.x_hd + (t.xdup_hd - t.x_hd) * phi_hd;
+  t.xeff_dh = t.x_dh + (t.xdup_dh - t.x_dh) * phi_dh;
+  t.t_e = w.times.kernel_ms;
+  t.stream_overhead = traits.stream_overhead_ms;
+  t.problem_size = w.problem_size;
+  t.bytes_hd = w.bytes.h2d;
+  t.bytes_dh = w.bytes.d2h;
+  return t;
+}
+
+}  // namespace streampipe

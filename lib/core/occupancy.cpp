@@ -1,0 +1,145 @@
+#include "streampipe/core/occupancy.hpp"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace streampipe {
+namespace {
+
+int CeilDiv(int a, int b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+absl::StatusOr<SmLimits> SmLimits::ForComputeCapability(int major, int minor) {
+  SmLimits l;
+  l.threads_per_warp = 32;
+  l.reg_alloc_unit = 256;
+  l.warp_alloc_unit = 4;
+  const int cc = major * 10 + minor;
+  switch (cc) {
+    case 30:  // seed 001, Table I, as printed.
+      l = {.max_blocks_per_sm = 16, .max_warps_per_sm = 64, .threads_per_warp = 32,
+           .max_regs_per_thread = 64, .regs_per_sm = 65535, .smem_per_sm = 49152,
+           .reg_alloc_unit = 256, .warp_alloc_unit = 4, .smem_alloc_unit = 256,
+           .smem_reserved_per_block = 0};
+      return l;
+    case 50: case 52: case 53:
+      l.max_blocks_per_sm = 32; l.max_warps_per_sm = 64; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = cc == 52 ? 98304 : 65536; l.smem_alloc_unit = 256;
+      return l;
+    case 60: case 61: case 62:
+      l.max_blocks_per_sm = 32; l.max_warps_per_sm = 64; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = cc == 60 ? 65536 : 98304; l.smem_alloc_unit = 256;
+      return l;
+    case 70: case 72:
+      l.max_blocks_per_sm = 32; l.max_warps_per_sm = 64; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = 98304; l.smem_alloc_unit = 256;
+      return l;
+    case 75:
+      l.max_blocks_per_sm = 16; l.max_warps_per_sm = 32; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = 65536; l.smem_alloc_unit = 256;
+      return l;
+    case 80:
+      l.max_blocks_per_sm = 32; l.max_warps_per_sm = 64; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = 167936; l.smem_alloc_unit = 128;
+      l.smem_reserved_per_block = 1024;
+      return l;
+    case 86: case 87: case 89:
+      l.max_blocks_per_sm = cc == 87 ? 16 : (cc == 89 ? 24 : 16);
+      l.max_warps_per_sm = 48; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = cc == 87 ? 167936 : 102400; l.smem_alloc_unit = 128;
+      l.smem_reserved_per_block = 1024;
+      return l;
+    case 90: case 100: case 103:
+      l.max_blocks_per_sm = 32; l.max_warps_per_sm = 64; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = 233472; l.smem_alloc_unit = 128;
+      l.smem_reserved_per_block = 1024;
+      return l;
+    case 120: case 121:
+      l.max_blocks_per_sm = 24; l.max_warps_per_sm = 48; l.max_regs_per_thread = 255;
+      l.regs_per_sm = 65536; l.smem_per_sm = 102400; l.smem_alloc_unit = 128;
+      l.smem_reserved_per_block = 1024;
+      return l;
+    default:
+      return absl::NotFoundError(
+          absl::StrCat("no SM limits known for compute capability ", major, ".", minor));
+  }
+}
+
+absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLimits& l) {
+  const int max_threads = l.max_warps_per_sm * l.threads_per_warp;
+  if (k.threads_per_block <= 0 || k.threads_per_block > std::min(1024, max_threads)) {
+    return absl::InvalidArgumentError(absl::StrCat("threads per block is ", k.threads_per_block,
+                                                   "; it must be in [1, ",
+                                                   std::min(1024, max_threads), "]"));
+  }
+  if (k.regs_per_thread < 0 || k.smem_per_block < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("registers per thread (", k.regs_per_thread,
+                                                   ") and shared memory per block (",
+                                                   k.smem_per_block, ") must be >= 0"));
+  }
+  Occupancy o;
+  o.warps_per_block = CeilDiv(k.threads_per_block, l.threads_per_warp);  // eq. 4
+  // eq. 3, with zeta rounded up to the allocation unit GSB (and the runtime's reserve).
+  const int zeta =
+      k.smem_per_block == 0
+          ? 0
+          : CeilDiv(k.smem_per_block + l.smem_reserved_per_block, l.smem_alloc_unit) *
+                l.smem_alloc_unit;
+  if (zeta == 0) {
+    o.blocks_by_smem = l.max_blocks_per_sm;
+  } else if (zeta > l.smem_per_sm) {
+    o.blocks_by_smem = 0;
+  } else {
+    o.blocks_by_smem = l.smem_per_sm / zeta;
+  }
+  // eq. 7: registers of one warp, rounded to the allocation unit GRW.
+  o.regs_per_warp = CeilDiv(k.regs_per_thread * l.threads_per_warp, l.reg_alloc_unit) *
+                    l.reg_alloc_unit;
+  // eq. 6: warps the register file holds, in units of GWMP.
+  o.warps_by_regs = o.regs_per_warp == 0
+                        ? l.max_warps_per_sm
+                        : (l.regs_per_sm / (o.regs_per_warp * l.warp_alloc_unit)) *
+                              l.warp_alloc_unit;
+  // eq. 5
+  if (k.regs_per_thread > l.max_regs_per_thread) {
+    o.blocks_by_regs = 0;
+  } else if (k.regs_per_thread == 0) {
+    o.blocks_by_regs = l.max_blocks_per_sm;
+  } else {
+    o.blocks_by_regs = o.warps_by_regs / o.warps_per_block;
+  }
+  // eq. 8
+  o.blocks_by_warps = std::min(l.max_blocks_per_sm, l.max_warps_per_sm / o.warps_per_block);
+  // eq. 2
+  o.blocks_per_sm = std::min({o.blocks_by_warps, o.blocks_by_regs, o.blocks_by_smem});
+  o.threads_per_sm = o.blocks_per_sm * k.threads_per_block;  // alpha = beta * T
+  // eq. 9
+  o.occupancy = static_cast<double>(o.threads_per_sm) /
+                static_cast<double>(l.threads_per_warp * l.max_warps_per_sm);
+  return o;
+}
+
+absl::StatusOr<std::int64_t> RunningRounds(int threads_per_block, std::int64_t blocks,
+                                           const Occupancy& occupancy, int sm_count) {
+  if (occupancy.threads_per_sm <= 0 || sm_count <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "running rounds: the kernel fits ", occupancy.threads_per_sm, " threads per SM on ",
+        sm_count, " SMs; both must be > 0"));
+  }
+  if (threads_per_block <= 0 || blocks < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("running rounds: ", blocks, " blocks of ",
+                                                   threads_per_block, " threads"));
+  }
+  // eq. 1
+  const std::int64_t threads = static_cast<std::int64_t>(threads_per_block) * blocks;
+  const std::int64_t per_round = static_cast<std::int64_t>(occupancy.threads_per_sm) * sm_count;
+  return (threads + per_round - 1) / per_round;
+}
+
+std::int64_t FullRoundBlocks(const Occupancy& occupancy, int sm_count) {
+  return static_cast<std::int64_t>(occupancy.blocks_per_sm) * std::max(sm_count, 0);
+}
+
+}  // namespace streampipe

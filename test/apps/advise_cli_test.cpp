@@ -1,0 +1,73 @@
+// End-to-end tests of `streampipe advise`: output, JSON, and exit codes for bad arguments.
+#include <gtest/gtest.h>
+
+#include "run_command.hpp"
+
+namespace streampipe::testing {
+namespace {
+
+const std::string kBin = STREAMPIPE_BIN;
+
+TEST(AdviseCliTest, AnchorsChooseSixteen) {
+  CommandResult r = RunCommand(kBin +
+                               " advise --h2d-ms=1.230 --kernel-ms=0.064 --d2h-ms=1.222 "
+                               "--max-streams=128 --powers-of-two");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("model:  current (auto)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("chosen: 16 streams"), std::string::npos) << r.out;
+}
+
+TEST(AdviseCliTest, JsonHasTheDocumentedKeys) {
+  CommandResult r = RunCommand(kBin +
+                               " advise --json --model=gomez-luna-cc2 --h2d-ms=6 --kernel-ms=3 "
+                               "--d2h-ms=6 --stream-overhead-ms=0.03 --max-streams=64");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"optimal_streams\":10,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"optimal_streams_closed_form\":10,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"predictions\":[{\"streams\":1,\"ms\":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"regime\":\"dominant-transfers\""), std::string::npos);
+}
+
+TEST(AdviseCliTest, BytesWithDeviceParameters) {
+  // 64 MiB each way at 50 GB/s, kernel 0.1 ms, werkhoven-2ce.
+  CommandResult r = RunCommand(kBin +
+                               " advise --json --model=werkhoven-2ce --h2d-bytes=67108864 "
+                               "--d2h-bytes=67108864 --kernel-ms=0.1 --h2d-gbps=50 --d2h-gbps=50 "
+                               "--gap-ms=0.0025 --h2d-latency-ms=0.004 --d2h-latency-ms=0.004");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"optimal_streams\":"), std::string::npos);
+}
+
+TEST(AdviseCliTest, BadArgumentsExitWithUsageAndNameTheProblem) {
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"--h2d-ms=1 --model=nope", "unknown model 'nope'"},
+      {"--kernel-ms=-2", "--kernel-ms=-2: must be a finite number >= 0"},
+      {"--kernel-ms=nan", "--kernel-ms=nan: must be a finite number >= 0"},
+      {"--kernel-ms=inf", "--kernel-ms=inf: must be a finite number >= 0"},
+      {"--h2d-ms=abc", "--h2d-ms=abc: not a number"},
+      {"--h2d-ms=1 --frobnicate", "unknown flag --frobnicate"},
+      {"", "give the component times"},
+      {"--h2d-ms=1 --min-streams=0", "stream bounds [0, 32]"},
+      {"--h2d-ms=1 --cc=nine", "--cc=nine"},
+      {"--h2d-ms=1 extra", "unexpected argument 'extra'"},
+  };
+  for (const Case& c : cases) {
+    CommandResult r = RunCommand(kBin + " advise " + c.args);
+    EXPECT_EQ(r.exit_code, 64) << c.args;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << " -> " << r.err;
+  }
+}
+
+TEST(AdviseCliTest, UnknownCommandIsUsage) {
+  CommandResult r = RunCommand(kBin + " frobnicate");
+  EXPECT_EQ(r.exit_code, 64);
+  EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos);
+  EXPECT_EQ(RunCommand(kBin + " help").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace streampipe::testing

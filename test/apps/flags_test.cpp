@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include "cli.hpp"
+
+namespace streampipe::cli {
+namespace {
+
+struct Fixture {
+  std::string s = "x";
+  double d = 1.5;
+  std::int64_t i = 3;
+  bool b = false;
+  FlagSet fs{"test", "[flags] INPUT"};
+  Fixture() {
+    fs.Add("name", &s, "a string");
+    fs.Add("ms", &d, "a double");
+    fs.Add("count", &i, "an integer");
+    fs.Add("json", &b, "a bool");
+  }
+};
+
+TEST(FlagSetTest, ParsesAllForms) {
+  Fixture f;
+  ASSERT_TRUE(f.fs.Parse({"--name=abc", "--ms", "2.5", "in.y4m", "--count=7", "--json", "-"}).ok());
+  EXPECT_EQ(f.s, "abc");
+  EXPECT_EQ(f.d, 2.5);
+  EXPECT_EQ(f.i, 7);
+  EXPECT_TRUE(f.b);
+  EXPECT_EQ(f.fs.positional(), (std::vector<std::string>{"in.y4m", "-"}));
+  EXPECT_TRUE(f.fs.WasSet("ms"));
+  EXPECT_FALSE(Fixture().fs.WasSet("ms"));
+}
+
+TEST(FlagSetTest, NegatedBoolAndDoubleDash) {
+  Fixture f;
+  f.b = true;
+  ASSERT_TRUE(f.fs.Parse({"--no-json", "--", "--count=1"}).ok());
+  EXPECT_FALSE(f.b);
+  EXPECT_EQ(f.i, 3);
+  EXPECT_EQ(f.fs.positional(), (std::vector<std::string>{"--count=1"}));
+}
+
+TEST(FlagSetTest, ErrorsNameTheFlagAndValue) {
+  {
+    Fixture f;
+    absl::Status s = f.fs.Parse({"--ms=fast"});
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.message(), "--ms=fast: not a number");
+  }
+  {
+    Fixture f;
+    absl::Status s = f.fs.Parse({"--count=1.5"});
+    EXPECT_EQ(s.message(), "--count=1.5: not an integer");
+  }
+  {
+    Fixture f;
+    absl::Status s = f.fs.Parse({"--colour=red"});
+    EXPECT_NE(s.message().find("unknown flag --colour"), std::string::npos);
+  }
+  {
+    Fixture f;
+    EXPECT_FALSE(f.fs.Parse({"--ms"}).ok());  // needs a value
+    Fixture g;
+    EXPECT_FALSE(g.fs.Parse({"--json=maybe"}).ok());
+    Fixture h;
+    EXPECT_FALSE(h.fs.Parse({"-x"}).ok());
+  }
+}
+
+TEST(FlagSetTest, HelpListsFlagsWithDefaults) {
+  Fixture f;
+  ASSERT_TRUE(f.fs.Parse({"--help"}).ok());
+  EXPECT_TRUE(f.fs.help_requested());
+  const std::string u = f.fs.Usage();
+  EXPECT_NE(u.find("usage: streampipe test [flags] INPUT"), std::string::npos);
+  EXPECT_NE(u.find("--ms=VALUE"), std::string::npos);
+  EXPECT_NE(u.find("(default: 1.5)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace streampipe::cli

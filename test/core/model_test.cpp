@@ -1,0 +1,202 @@
+// Behaviour common to every model, and the equations of each checked by hand at one point.
+#include "streampipe/core/model.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+namespace streampipe {
+namespace {
+
+ModelTerms Terms(const DeviceTraits& traits, const Workload& w) {
+  absl::StatusOr<ModelTerms> t = ComputeModelTerms(traits, w);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return *t;
+}
+
+Workload AnchorsIters1() {
+  // shared/anchors/h100-probe-2026-11-22.txt, second table, iters = 1.
+  Workload w;
+  w.times = {.h2d_ms = 1.230, .kernel_ms = 0.064, .d2h_ms = 1.222};
+  w.bytes = {.h2d = 64.0 * (1 << 20), .d2h = 64.0 * (1 << 20)};
+  return w;
+}
+
+TEST(ModelTest, PartsSumToTotalForEveryModelAndN) {
+  const ModelTerms t = Terms(DeviceTraits::H100Anchors(), AnchorsIters1());
+  for (ModelKind kind : kAllModelKinds) {
+    auto model = MakeModel(kind);
+    ASSERT_NE(model, nullptr);
+    for (int n = 1; n <= 256; n *= 2) {
+      Prediction p = model->Predict(t, n);
+      EXPECT_EQ(p.streams, n);
+      EXPECT_NEAR(p.parts.h2d_ms + p.parts.kernel_ms + p.parts.d2h_ms + p.parts.overhead_ms,
+                  p.total_ms, 1e-12)
+          << ModelName(kind) << " n=" << n;
+      EXPECT_TRUE(std::isfinite(p.total_ms)) << ModelName(kind);
+    }
+  }
+}
+
+TEST(ModelTest, CurrentModelReturnsMeasuredTimeAtOneStream) {
+  const Workload w = AnchorsIters1();
+  const ModelTerms t = Terms(DeviceTraits::H100Anchors(), w);
+  auto model = MakeModel(ModelKind::kCurrent);
+  EXPECT_NEAR(model->Predict(t, 1).total_ms, w.times.total_ms(), 1e-12);
+}
+
+TEST(ModelTest, CurrentModelFitsTheH100Anchors) {
+  // The anchors' iters = 1 row: measured 1.941 / 1.663 / 1.547 / 1.520 ms at n = 2/4/8/16.
+  // With the traits fitted to the anchors the model must land within 3 % (docs/models.md).
+  const ModelTerms t = Terms(DeviceTraits::H100Anchors(), AnchorsIters1());
+  auto model = MakeModel(ModelKind::kCurrent);
+  const std::pair<int, double> measured[] = {{2, 1.941}, {4, 1.663}, {8, 1.547}, {16, 1.520}};
+  for (auto [n, ms] : measured) {
+    EXPECT_NEAR(model->Predict(t, n).total_ms / ms, 1.0, 0.03) << "n=" << n;
+  }
+}
+
+TEST(ModelTest, GomezLunaCc1EquationsByHand) {
+  DeviceTraits traits;
+  traits.stream_overhead_ms = 0.10;  // GTX 280, section 3.2
+  Workload w;
+  w.times = {.h2d_ms = 4.0, .kernel_ms = 1.0, .d2h_ms = 4.0};
+  const ModelTerms t = Terms(traits, w);
+  auto m = MakeModel(ModelKind::kGomezLunaCc1);
+  // n = 4: tT = 8 > tE + tT/n = 3 -> eq. 1: tT + tsc*n = 8.4
+  Prediction p4 = m->Predict(t, 4);
+  EXPECT_EQ(p4.regime, Regime::kDominantTransfers);
+  EXPECT_NEAR(p4.total_ms, 8.0 + 0.4, 1e-12);
+  // n = 1: tT = 8 < 1 + 8 -> eq. 3: tE + tT + tsc = 9.1
+  Prediction p1 = m->Predict(t, 1);
+  EXPECT_EQ(p1.regime, Regime::kDominantKernel);
+  EXPECT_NEAR(p1.total_ms, 9.1, 1e-12);
+}
+
+TEST(ModelTest, GomezLunaCc2EquationsByHand) {
+  DeviceTraits traits;
+  traits.stream_overhead_ms = 0.03;  // GTX 480, section 3.2
+  auto m = MakeModel(ModelKind::kGomezLunaCc2);
+  Workload w;
+  w.times = {.h2d_ms = 3.0, .kernel_ms = 2.0, .d2h_ms = 1.0};
+  // tThd > tE: eq. 5 = 3 + 2/4 + 1 + 0.12
+  EXPECT_NEAR(m->Predict(Terms(traits, w), 4).total_ms, 4.62, 1e-12);
+  w.times.kernel_ms = 5.0;
+  // tThd < tE: eq. 7 = 3/4 + 5 + 1 + 0.12
+  Prediction p = m->Predict(Terms(traits, w), 4);
+  EXPECT_EQ(p.regime, Regime::kDominantKernel);
+  EXPECT_NEAR(p.total_ms, 6.87, 1e-12);
+}
+
+TEST(ModelTest, WerkhovenTwoEngineIsMaxOfThreePaths) {
+  DeviceTraits traits;
+  traits.h2d = {.latency_ms = 0.01, .ms_per_byte = 1e-6, .gap_ms = 0.002};
+  traits.d2h = {.latency_ms = 0.01, .ms_per_byte = 1e-6, .gap_ms = 0.002};
+  Workload w;
+  w.bytes = {.h2d = 2e6, .d2h = 1e6};  // x_hd = 2, x_dh = 1 ms
+  w.times.kernel_ms = 0.5;
+  const ModelTerms t = Terms(traits, w);
+  auto m = MakeModel(ModelKind::kWerkhoven2ce);
+  // n = 4: T1 = .01 + 2 + .006 + .125 + .01 + .25 = 2.401; T2 = .01+.5+.5+.01+.25 = 1.27;
+  // T3 = .01 + .5 + .125 + .01 + 1 + .006 = 1.651.
+  Prediction p = m->Predict(t, 4);
+  EXPECT_NEAR(p.total_ms, 2.401, 1e-12);
+  EXPECT_EQ(p.term, 1);
+}
+
+TEST(ModelTest, MappedModelIgnoresStreams) {
+  const ModelTerms t = Terms(DeviceTraits::H100Anchors(), AnchorsIters1());
+  auto m = MakeModel(ModelKind::kWerkhovenMapped);
+  EXPECT_DOUBLE_EQ(m->Predict(t, 1).total_ms, m->Predict(t, 64).total_ms);
+}
+
+TEST(ModelTest, HybridUsesTheBidirectionalG) {
+  DeviceTraits traits = DeviceTraits::H100Anchors();
+  const ModelTerms t = Terms(traits, AnchorsIters1());
+  EXPECT_GT(MakeModel(ModelKind::kWerkhovenHybrid)->Predict(t, 8).total_ms,
+            MakeModel(ModelKind::kWerkhoven2ce)->Predict(t, 8).total_ms);
+}
+
+TEST(ModelTest, ModelForFollowsDeviceTraits) {
+  DeviceTraits t;
+  t.cc_major = 1;
+  EXPECT_EQ(ModelFor(t), ModelKind::kGomezLunaCc1);
+  t.cc_major = 2;
+  t.implicit_sync = true;
+  EXPECT_EQ(ModelFor(t), ModelKind::kWerkhovenSync1ce);
+  t.cc_major = 3;
+  t.implicit_sync = false;
+  t.copy_engines = 1;
+  EXPECT_EQ(ModelFor(t), ModelKind::kWerkhoven1ce);
+  t.copy_engines = 2;
+  EXPECT_EQ(ModelFor(t), ModelKind::kWerkhoven2ce);
+  EXPECT_EQ(ModelFor(DeviceTraits::H100Anchors()), ModelKind::kCurrent);
+}
+
+TEST(ModelTest, NamesRoundTripAndUnknownNamesAreListed) {
+  for (ModelKind k : kAllModelKinds) {
+    absl::StatusOr<ModelKind> parsed = ParseModelKind(ModelName(k));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, k);
+  }
+  absl::StatusOr<ModelKind> bad = ParseModelKind("werkhoven-3ce");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("werkhoven-3ce"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("current"), std::string::npos);
+  auto by_auto = MakeModel("auto", DeviceTraits::H100Anchors());
+  ASSERT_TRUE(by_auto.ok());
+  EXPECT_EQ((*by_auto)->kind(), ModelKind::kCurrent);
+}
+
+TEST(ModelTest, InvalidInputsNameTheField) {
+  const DeviceTraits traits = DeviceTraits::H100Anchors();
+  Workload w = AnchorsIters1();
+  w.times.kernel_ms = -1.0;
+  absl::StatusOr<ModelTerms> t = ComputeModelTerms(traits, w);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("kernel_ms"), std::string::npos);
+  w = AnchorsIters1();
+  w.times.d2h_ms = std::numeric_limits<double>::quiet_NaN();
+  t = ComputeModelTerms(traits, w);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("d2h_ms"), std::string::npos);
+  w = AnchorsIters1();
+  w.times.h2d_ms = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(ComputeModelTerms(traits, w).ok());
+  DeviceTraits bad = traits;
+  bad.stream_overhead_ms = -0.1;
+  t = ComputeModelTerms(bad, AnchorsIters1());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("stream_overhead_ms"), std::string::npos);
+  // Bytes without a G and without a time cannot give a transfer time.
+  DeviceTraits no_g;
+  Workload bytes_only;
+  bytes_only.bytes.h2d = 1e6;
+  t = ComputeModelTerms(no_g, bytes_only);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("host-to-device"), std::string::npos);
+}
+
+TEST(ModelTest, TransferWorkFromBytesOrTimes) {
+  DeviceTraits traits;
+  traits.h2d = {.latency_ms = 0.01, .ms_per_byte = 2e-6, .gap_ms = 0.0,
+                .duplex_ms_per_byte = 3e-6};
+  Workload from_bytes;
+  from_bytes.bytes.h2d = 1e6;
+  ModelTerms a = Terms(traits, from_bytes);
+  EXPECT_DOUBLE_EQ(a.x_hd, 2.0);
+  EXPECT_DOUBLE_EQ(a.t_hd, 2.01);
+  EXPECT_DOUBLE_EQ(a.xdup_hd, 3.0);
+  Workload from_time;
+  from_time.times.h2d_ms = 2.01;
+  ModelTerms b = Terms(traits, from_time);
+  EXPECT_NEAR(b.x_hd, 2.0, 1e-12);
+  EXPECT_DOUBLE_EQ(b.t_hd, 2.01);
+  // A direction that moves nothing contributes no latency.
+  EXPECT_EQ(b.lat_dh, 0.0);
+}
+
+}  // namespace
+}  // namespace streampipe
