@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "streampipe/core/device_profile.hpp"
 #include "streampipe/core/json_writer.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/optimizer.hpp"
@@ -32,6 +33,7 @@ struct AdviseFlags {
   int copy_engines = 0;
   bool implicit_sync = false;
   std::string cc;
+  std::string profile;
   bool json = false;
 };
 
@@ -43,8 +45,9 @@ absl::Status RequireFiniteNonNegative(const FlagSet& fs, std::string_view name, 
   return absl::OkStatus();
 }
 
-absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlags& f) {
-  DeviceTraits t = DeviceTraits::H100Anchors();
+// `t` holds the base traits (built-in anchors or a profile); flags override single fields.
+absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlags& f,
+                                             DeviceTraits t) {
   const std::pair<const char*, double> numeric[] = {
       {"h2d-gbps", f.h2d_gbps},           {"d2h-gbps", f.d2h_gbps},
       {"duplex-gbps", f.duplex_gbps},     {"h2d-latency-ms", f.h2d_latency_ms},
@@ -90,8 +93,8 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
     }
   }
   if (fs.WasSet("h2d-gbps") || fs.WasSet("d2h-gbps") || fs.WasSet("cc")) {
-    t.name = "from flags";
-  } else {
+    t.name = f.profile.empty() ? "from flags" : t.name + ", with flags";
+  } else if (f.profile.empty()) {
     t.name += " (built-in anchors of 2026-11-22)";
   }
   return t;
@@ -129,6 +132,9 @@ int RunAdvise(const std::vector<std::string>& args) {
   fs.Add("copy-engines", &f.copy_engines, "copy engines (asyncEngineCount)");
   fs.Add("implicit-sync", &f.implicit_sync, "the device has implicit synchronization");
   fs.Add("cc", &f.cc, "compute capability, e.g. 9.0");
+  fs.Add("profile", &f.profile,
+         "device profile from streampipe calibrate (default: the built-in H100 anchors); "
+         "the flags above override single parameters");
   fs.Add("json", &f.json, "print JSON instead of a table");
 
   absl::Status s = fs.Parse(args);
@@ -155,7 +161,19 @@ int RunAdvise(const std::vector<std::string>& args) {
   if (f.items < 0) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--items=", f.items, ": must be >= 0"));
   }
-  absl::StatusOr<DeviceTraits> traits = TraitsFromFlags(fs, f);
+  DeviceTraits base = DeviceTraits::H100Anchors();
+  if (!f.profile.empty()) {
+    absl::StatusOr<DeviceProfile> p = ReadDeviceProfile(f.profile);
+    if (!p.ok()) {
+      // A missing or unreadable file is "no input"; a malformed one is a bad configuration.
+      const bool missing = p.status().code() == absl::StatusCode::kNotFound ||
+                           p.status().code() == absl::StatusCode::kPermissionDenied;
+      return Fail(kCommand, missing ? kExitNoInput : kExitConfig, p.status());
+    }
+    base = p->traits;
+    base.name += absl::StrCat(" (profile ", f.profile, ", ", p->created, ")");
+  }
+  absl::StatusOr<DeviceTraits> traits = TraitsFromFlags(fs, f, std::move(base));
   if (!traits.ok()) return Fail(kCommand, kExitUsage, traits.status());
 
   Workload w;

@@ -9,6 +9,7 @@
 namespace streampipe::cli {
 
 int RunAdvise(const std::vector<std::string>& args);
+int RunCalibrate(const std::vector<std::string>& args);
 
 }  // namespace streampipe::cli
 

@@ -18,6 +18,8 @@ struct Command {
 const Command kCommands[] = {
     {"advise", streampipe::cli::RunAdvise,
      "predict the streamed time for each n and choose the number of streams"},
+    {"calibrate", streampipe::cli::RunCalibrate,
+     "measure the GPU's copy parameters (LogGP) and write a device profile"},
 };
 
 void PrintHelp(std::ostream& os) {

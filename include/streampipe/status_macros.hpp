@@ -9,10 +9,30 @@
 #ifndef STREAMPIPE_STATUS_MACROS_HPP_
 #define STREAMPIPE_STATUS_MACROS_HPP_
 
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
+
+namespace streampipe {
+
+// `status` with "<prefix>: " in front of its message, same code and payloads (so that, e.g.,
+// a CUDA error stays recognisably sticky). OK stays OK.
+inline absl::Status AnnotateStatus(const absl::Status& status, std::string_view prefix) {
+  if (status.ok()) return status;
+  std::string msg(prefix);
+  msg += ": ";
+  msg.append(status.message().data(), status.message().size());
+  absl::Status out(status.code(), msg);
+  status.ForEachPayload(
+      [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  return out;
+}
+
+}  // namespace streampipe
 
 #define STREAMPIPE_STATUS_CONCAT_INNER_(a, b) a##b
 #define STREAMPIPE_STATUS_CONCAT_(a, b) STREAMPIPE_STATUS_CONCAT_INNER_(a, b)

@@ -1,0 +1,101 @@
+// streampipe calibrate: measure the device's transfer parameters and write a device profile.
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "streampipe/core/device_profile.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/error.hpp"
+
+namespace streampipe::cli {
+namespace {
+constexpr char kCommand[] = "calibrate";
+
+double Gbps(double ms_per_byte) { return ms_per_byte > 0.0 ? 1.0 / ms_per_byte / 1e6 : 0.0; }
+}  // namespace
+
+int RunCalibrate(const std::vector<std::string>& args) {
+  int device = 0;
+  std::string output;
+  bool quick = false;
+  int repetitions = 21;
+  std::int64_t max_mib = 256;
+  FlagSet fs(kCommand, "[flags]");
+  fs.Add("device", &device, "CUDA device index");
+  fs.Add("output", &output, "write the profile (TOML) here; default: print it");
+  fs.Add("quick", &quick, "fewer sizes and repetitions (about 0.3 s)");
+  fs.Add("repetitions", &repetitions, "repetitions per measurement (medians)");
+  fs.Add("max-mib", &max_mib, "largest copy in MiB");
+  absl::Status s = fs.Parse(args);
+  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
+  if (fs.help_requested()) {
+    std::cout << fs.Usage();
+    return kExitOk;
+  }
+  if (!fs.positional().empty()) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0], "'"));
+  }
+  if (repetitions < 1 || repetitions > 1001) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--repetitions=", repetitions, ": must be in [1, 1001]"));
+  }
+  if (max_mib < 4 || max_mib > 4096) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("--max-mib=", max_mib, ": must be in [4, 4096]"));
+  }
+  if (CudaDeviceCount() == 0) {
+    return Fail(kCommand, kExitSoftware,
+                absl::StrCat("no CUDA device (", NoDeviceReason(), "): nothing to calibrate"));
+  }
+  CalibrationOptions o;
+  o.device = device;
+  o.quick = quick;
+  o.repetitions = repetitions;
+  o.max_bytes = static_cast<std::size_t>(max_mib) << 20;
+  absl::StatusOr<Calibration> c = Calibrate(o);
+  if (!c.ok()) {
+    return Fail(kCommand, c.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
+                                                                                  : kExitSoftware,
+                c.status());
+  }
+  const DeviceTraits& t = c->profile.traits;
+  std::cerr << absl::StrFormat(
+      "device %s (cc %d.%d, %d SMs, %d copy engines), driver %d\n"
+      "  size_bytes        h2d_ms      d2h_ms   h2d_GBps  d2h_GBps\n",
+      t.name, t.cc_major, t.cc_minor, t.sm_count, t.copy_engines, c->profile.driver_version);
+  for (const CopySample& s2 : c->copies) {
+    std::cerr << absl::StrFormat("  %-12.0f %10.5f %10.5f %10.2f %9.2f\n", s2.bytes, s2.h2d_ms,
+                                 s2.d2h_ms, s2.bytes / s2.h2d_ms / 1e6, s2.bytes / s2.d2h_ms / 1e6);
+  }
+  std::cerr << absl::StrFormat(
+      "  L+o        h2d %.2f us   d2h %.2f us\n"
+      "  G          h2d %.2f GB/s d2h %.2f GB/s\n"
+      "  duplex     %.2f GB/s together (h2d %.2f, d2h %.2f GB/s each)\n"
+      "  g          h2d %.2f us   d2h %.2f us\n"
+      "  sub-chunk  %.2f us per stream (4 KiB in, empty kernel, 4 KiB out)\n"
+      "  c          %.2f us per stream (current model, fitted to the add-scalar sweep)\n",
+      t.h2d.latency_ms * 1e3, t.d2h.latency_ms * 1e3, Gbps(t.h2d.ms_per_byte),
+      Gbps(t.d2h.ms_per_byte), c->profile.duplex_gbps, Gbps(t.h2d.duplex_ms_per_byte),
+      Gbps(t.d2h.duplex_ms_per_byte), t.h2d.gap_ms * 1e3, t.d2h.gap_ms * 1e3,
+      c->profile.sub_chunk_cost_ms * 1e3, t.stream_overhead_ms * 1e3);
+  if (!c->sweep.empty()) {
+    std::cerr << absl::StrFormat("  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms\n",
+                                 c->sweep_bytes / (1 << 20));
+    for (const SweepSample& w : c->sweep) {
+      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f\n", w.streams, w.measured_ms,
+                                   w.model_ms + t.stream_overhead_ms * (w.streams - 1));
+    }
+  }
+  if (output.empty()) {
+    std::cout << DeviceProfileToml(c->profile);
+    return kExitOk;
+  }
+  s = WriteDeviceProfile(output, c->profile);
+  if (!s.ok()) return Fail(kCommand, kExitIoErr, s);
+  std::cerr << "wrote " << output << "\n";
+  return kExitOk;
+}
+
+}  // namespace streampipe::cli

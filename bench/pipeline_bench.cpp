@@ -1,0 +1,381 @@
+// The add-scalar sweep of shared/anchors/probe.cu (64 MiB in, 64 MiB out, kernel loop trips
+// 1..3000, n 1..128, depth-first) run through StreamPipeline and through a hand-written loop,
+// both timed with CUDA events from the same start to the same join; plus automatic mode's
+// choice of n per row against the best n of the sweep.
+//
+//   pipeline_bench [--benchmark_filter=...] [--csv=FILE] [--quick]
+//
+// Each benchmark runs warm-up batches first, then times every batch; the reported counter
+// median_ms is the median of the batches (Google Benchmark's own time column is their mean).
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/error.hpp"
+#include "streampipe/cuda/event.hpp"
+#include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/cuda/stream.hpp"
+#include "streampipe/cuda/workloads.hpp"
+
+namespace streampipe {
+namespace {
+
+constexpr std::int64_t kItems = 16 << 20;  // 64 MiB of floats each way
+const int kIters[] = {1, 50, 200, 500, 1000, 3000};
+const int kStreams[] = {1, 2, 4, 8, 16, 32, 64, 128};
+constexpr int kWarmup = 3;
+constexpr int kBatches = 15;
+
+struct Shared {
+  bool ok = false;
+  DeviceTraits traits;
+  PinnedBuffer<float> in, out;
+  std::vector<float> ref;
+  // (impl, iters, n) -> median ms
+  std::map<std::tuple<std::string, int, int>, double> medians;
+  std::map<int, int> auto_choice;
+  std::map<int, double> auto_ms;
+};
+
+Shared& S() {
+  static Shared* s = new Shared();
+  return *s;
+}
+
+bool Init() {
+  Shared& s = S();
+  if (s.ok) return true;
+  if (CudaDeviceCount() == 0) {
+    std::cerr << "pipeline_bench: no CUDA device (" << NoDeviceReason() << "); nothing to run\n";
+    return false;
+  }
+  absl::StatusOr<Calibration> cal = Calibrate({});
+  if (!cal.ok()) {
+    std::cerr << "calibration failed: " << cal.status() << "\n";
+    return false;
+  }
+  s.traits = cal->profile.traits;
+  s.in = *PinnedBuffer<float>::Create(kItems);
+  s.out = *PinnedBuffer<float>::Create(kItems);
+  for (std::int64_t i = 0; i < kItems; ++i) s.in.data()[i] = static_cast<float>(i % 1000);
+  s.ok = true;
+  return true;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The hand-written loop a careful engineer would write: streams and events created once,
+// depth-first issue, a join on an origin stream, events around the batch.
+struct HandLoop {
+  std::vector<Stream> streams;
+  std::vector<Event> done;
+  Stream origin;
+  TimedEvent start, end;
+  DeviceBuffer<float> d_in, d_out;
+
+  static HandLoop Make() {
+    HandLoop h;
+    for (int i = 0; i < 128; ++i) {
+      h.streams.push_back(*Stream::Create());
+      h.done.push_back(*Event::Create());
+    }
+    h.origin = *Stream::Create();
+    h.start = *TimedEvent::Create();
+    h.end = *TimedEvent::Create();
+    h.d_in = *DeviceBuffer<float>::Create(kItems);
+    h.d_out = *DeviceBuffer<float>::Create(kItems);
+    return h;
+  }
+
+  double Batch(const float* in, float* out, int iters, int n) {
+    (void)start.Record(origin);
+    const std::int64_t base = kItems / n;
+    const std::int64_t rem = kItems % n;
+    for (int k = 0; k < n; ++k) {
+      const std::int64_t first = k * base + std::min<std::int64_t>(k, rem);
+      const std::int64_t count = base + (k < rem ? 1 : 0);
+      cudaStream_t s = streams[k].get();
+      cudaMemcpyAsync(d_in.data() + first, in + first, count * sizeof(float),
+                      cudaMemcpyHostToDevice, s);
+      LaunchAddScalar(d_in.data() + first, d_out.data() + first, count, iters, s);
+      cudaMemcpyAsync(out + first, d_out.data() + first, count * sizeof(float),
+                      cudaMemcpyDeviceToHost, s);
+      cudaEventRecord(done[k].get(), s);
+      cudaStreamWaitEvent(origin.get(), done[k].get(), 0);
+    }
+    (void)end.Record(origin);
+    (void)end.Wait(std::chrono::milliseconds(60000));
+    return *ElapsedMs(start, end);
+  }
+};
+
+void Report(benchmark::State& state, const std::string& impl, int iters, int n,
+            const std::vector<double>& ms) {
+  const double med = Median(ms);
+  S().medians[{impl, iters, n}] = med;
+  state.counters["median_ms"] = med;
+  state.counters["GBps"] = 2.0 * kItems * sizeof(float) / (med * 1e6);
+}
+
+void BM_HandLoop(benchmark::State& state) {
+  if (!Init()) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const int iters = static_cast<int>(state.range(0));
+  const int n = static_cast<int>(state.range(1));
+  static HandLoop* h = new HandLoop(HandLoop::Make());
+  for (int w = 0; w < kWarmup; ++w) h->Batch(S().in.data(), S().out.data(), iters, n);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    const double t = h->Batch(S().in.data(), S().out.data(), iters, n);
+    state.SetIterationTime(t / 1e3);
+    ms.push_back(t);
+  }
+  Report(state, "hand", iters, n, ms);
+}
+
+void BM_Pipeline(benchmark::State& state) {
+  if (!Init()) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const int iters = static_cast<int>(state.range(0));
+  const int n = static_cast<int>(state.range(1));
+  PipelineOptions o;
+  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = kItems;
+  o.launch = AddScalarLauncher(iters);
+  o.max_streams = 128;
+  o.traits = S().traits;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  if (!p.ok()) {
+    state.SkipWithError(std::string(p.status().message()).c_str());
+    return;
+  }
+  const HostBatch batch{S().in.data(), S().out.data(), kItems};
+  for (int w = 0; w < kWarmup; ++w) (void)p->Run(batch, n);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    absl::StatusOr<BatchStats> st = p->Run(batch, n);
+    if (!st.ok()) {
+      state.SkipWithError(std::string(st.status().message()).c_str());
+      return;
+    }
+    state.SetIterationTime(st->elapsed_ms / 1e3);
+    ms.push_back(st->elapsed_ms);
+  }
+  Report(state, "pipeline", iters, n, ms);
+}
+
+// Automatic mode: a fresh pipeline measures one batch, chooses n; then batches are timed.
+void BM_Automatic(benchmark::State& state) {
+  if (!Init()) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const int iters = static_cast<int>(state.range(0));
+  PipelineOptions o;
+  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = kItems;
+  o.launch = AddScalarLauncher(iters);
+  o.max_streams = 128;
+  o.candidates.max_streams = 128;
+  o.candidates.powers_of_two = true;
+  o.traits = S().traits;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  if (!p.ok()) {
+    state.SkipWithError(std::string(p.status().message()).c_str());
+    return;
+  }
+  const HostBatch batch{S().in.data(), S().out.data(), kItems};
+  for (int w = 0; w < kWarmup; ++w) (void)p->Run(batch);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    absl::StatusOr<BatchStats> st = p->Run(batch);
+    if (!st.ok()) {
+      state.SkipWithError(std::string(st.status().message()).c_str());
+      return;
+    }
+    state.SetIterationTime(st->elapsed_ms / 1e3);
+    ms.push_back(st->elapsed_ms);
+  }
+  S().auto_choice[iters] = p->chosen_streams();
+  S().auto_ms[iters] = Median(ms);
+  state.counters["median_ms"] = Median(ms);
+  state.counters["chosen_n"] = p->chosen_streams();
+}
+
+// Pageable host memory (std::vector): the pipeline stages it through pinned buffers, chunk by
+// chunk, overlapping the host copies with the DMA of earlier chunks.
+void BM_PipelinePageable(benchmark::State& state) {
+  if (!Init()) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const int n = static_cast<int>(state.range(0));
+  static std::vector<float>* in = new std::vector<float>(S().in.data(), S().in.data() + kItems);
+  static std::vector<float>* out = new std::vector<float>(kItems);
+  PipelineOptions o;
+  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = kItems;
+  o.launch = AddScalarLauncher(1);
+  o.max_streams = 128;
+  o.traits = S().traits;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  if (!p.ok()) {
+    state.SkipWithError(std::string(p.status().message()).c_str());
+    return;
+  }
+  const HostBatch batch{in->data(), out->data(), kItems};
+  for (int w = 0; w < kWarmup; ++w) (void)p->Run(batch, n);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    // Wall time: the host-side staging copies are part of the cost.
+    const auto t0 = std::chrono::steady_clock::now();
+    absl::StatusOr<BatchStats> st = p->Run(batch, n);
+    const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!st.ok()) {
+      state.SkipWithError(std::string(st.status().message()).c_str());
+      return;
+    }
+    state.SetIterationTime(t / 1e3);
+    ms.push_back(t);
+  }
+  Report(state, "pageable-pipeline", 1, n, ms);
+}
+BENCHMARK(BM_PipelinePageable)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->UseManualTime()
+    ->Iterations(kBatches)->Unit(benchmark::kMillisecond);
+
+// What a user gets without the pipeline: cudaMemcpyAsync straight from pageable memory.
+void BM_DirectPageable(benchmark::State& state) {
+  if (!Init()) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  static std::vector<float>* in = new std::vector<float>(S().in.data(), S().in.data() + kItems);
+  static std::vector<float>* out = new std::vector<float>(kItems);
+  static DeviceBuffer<float>* d_in = new DeviceBuffer<float>(*DeviceBuffer<float>::Create(kItems));
+  static DeviceBuffer<float>* d_out = new DeviceBuffer<float>(*DeviceBuffer<float>::Create(kItems));
+  Stream s = *Stream::Create();
+  auto once = [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    cudaMemcpyAsync(d_in->data(), in->data(), kItems * sizeof(float), cudaMemcpyHostToDevice,
+                    s.get());
+    LaunchAddScalar(d_in->data(), d_out->data(), kItems, 1, s.get());
+    cudaMemcpyAsync(out->data(), d_out->data(), kItems * sizeof(float), cudaMemcpyDeviceToHost,
+                    s.get());
+    cudaStreamSynchronize(s.get());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  for (int w = 0; w < kWarmup; ++w) once();
+  std::vector<double> ms;
+  for (auto _ : state) {
+    const double t = once();
+    state.SetIterationTime(t / 1e3);
+    ms.push_back(t);
+  }
+  Report(state, "pageable-direct", 1, 1, ms);
+}
+BENCHMARK(BM_DirectPageable)->UseManualTime()->Iterations(kBatches)->Unit(benchmark::kMillisecond);
+
+void SweepArgs(benchmark::internal::Benchmark* b) {
+  for (int it : kIters) {
+    for (int n : kStreams) b->Args({it, n});
+  }
+  b->UseManualTime()->Iterations(kBatches)->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_HandLoop)->Apply(SweepArgs);
+BENCHMARK(BM_Pipeline)->Apply(SweepArgs);
+BENCHMARK(BM_Automatic)
+    ->ArgsProduct({{1, 50, 200, 500, 1000, 3000}})
+    ->UseManualTime()
+    ->Iterations(kBatches)
+    ->Unit(benchmark::kMillisecond);
+
+void PrintSummary(const std::string& csv_path) {
+  Shared& s = S();
+  if (s.medians.empty()) return;
+  std::string table = absl::StrFormat(
+      "\n%-6s %-4s %10s %10s %8s\n", "iters", "n", "hand_ms", "pipe_ms", "pipe/hand");
+  std::string csv = "iters,streams,hand_ms,pipeline_ms,ratio\n";
+  double worst = 0.0;
+  for (int it : kIters) {
+    for (int n : kStreams) {
+      auto h = s.medians.find({"hand", it, n});
+      auto p = s.medians.find({"pipeline", it, n});
+      if (h == s.medians.end() || p == s.medians.end()) continue;
+      const double r = p->second / h->second;
+      worst = std::max(worst, std::abs(r - 1.0));
+      table += absl::StrFormat("%-6d %-4d %10.3f %10.3f %8.3f\n", it, n, h->second, p->second, r);
+      csv += absl::StrFormat("%d,%d,%.4f,%.4f,%.4f\n", it, n, h->second, p->second, r);
+    }
+  }
+  table += absl::StrFormat("worst |pipeline/hand - 1| = %.2f %%\n", 100.0 * worst);
+  // Pageable memory, wall time per batch (64 MiB each way, iters = 1).
+  for (const auto& [key, ms] : s.medians) {
+    const auto& [impl, it, n] = key;
+    if (impl.rfind("pageable", 0) != 0) continue;
+    table += absl::StrFormat("%-18s n=%-3d %8.3f ms  %6.2f GB/s each way\n", impl, n, ms,
+                             kItems * sizeof(float) / (ms * 1e6));
+  }
+  // Automatic mode against the best n of the sweep (pipeline medians).
+  table += absl::StrFormat("\n%-6s %8s %10s %8s %10s %10s\n", "iters", "auto_n", "auto_ms",
+                           "best_n", "best_ms", "best/auto");
+  for (int it : kIters) {
+    if (!s.auto_choice.count(it)) continue;
+    int best_n = 0;
+    double best = 1e30;
+    for (int n : kStreams) {
+      auto p = s.medians.find({"pipeline", it, n});
+      if (p != s.medians.end() && p->second < best) {
+        best = p->second;
+        best_n = n;
+      }
+    }
+    if (best_n == 0) continue;
+    table += absl::StrFormat("%-6d %8d %10.3f %8d %10.3f %10.3f\n", it, s.auto_choice[it],
+                             s.auto_ms[it], best_n, best, best / s.auto_ms[it]);
+  }
+  std::cout << table;
+  if (!csv_path.empty()) {
+    std::ofstream(csv_path) << csv;
+  }
+}
+
+}  // namespace
+}  // namespace streampipe
+
+int main(int argc, char** argv) {
+  std::string csv;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--csv=", 6) == 0) {
+      csv = argv[i] + 6;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  int n = static_cast<int>(args.size());
+  benchmark::Initialize(&n, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  streampipe::PrintSummary(csv);
+  return 0;
+}

@@ -1,0 +1,43 @@
+// A device profile: the calibrated DeviceTraits of one card, saved as TOML by
+// `streampipe calibrate` and loaded by the pipeline and `streampipe advise` so that start-up
+// need not re-measure. Keyed by device name and driver version.
+//
+//   absl::StatusOr<streampipe::DeviceProfile> p = streampipe::ReadDeviceProfile("h100.toml");
+//   STREAMPIPE_RETURN_IF_ERROR(streampipe::CheckProfileMatches(*p, name, driver_version));
+#ifndef STREAMPIPE_CORE_DEVICE_PROFILE_HPP_
+#define STREAMPIPE_CORE_DEVICE_PROFILE_HPP_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "streampipe/core/model_types.hpp"
+#include "streampipe/core/toml_schema.hpp"
+
+namespace streampipe {
+
+struct DeviceProfile {
+  DeviceTraits traits;
+  int driver_version = 0;
+  int runtime_version = 0;
+  double duplex_gbps = 0.0;        // both directions at once, aggregate
+  double sub_chunk_cost_ms = 0.0;  // a tiny copy in + empty kernel + copy out, per stream
+  std::string created;             // UTC date and time of the calibration
+};
+
+const TomlSchema<DeviceProfile>& DeviceProfileSchema();
+
+// Errors name the file, line and key (InvalidArgument); NotFound / PermissionDenied for a
+// missing or unreadable file.
+absl::StatusOr<DeviceProfile> ReadDeviceProfile(const std::string& path);
+absl::StatusOr<DeviceProfile> ParseDeviceProfile(std::string_view text, std::string_view name);
+std::string DeviceProfileToml(const DeviceProfile& profile);
+absl::Status WriteDeviceProfile(const std::string& path, const DeviceProfile& profile);
+
+// FailedPrecondition naming both when the profile was made on another device or driver.
+absl::Status CheckProfileMatches(const DeviceProfile& profile, const std::string& device_name,
+                                 int driver_version);
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CORE_DEVICE_PROFILE_HPP_

@@ -1,0 +1,64 @@
+// Calibrates the transfer parameters of a device by micro-benchmarks (van Werkhoven et al.,
+// seed 003, section V-A): L+o per direction (1-byte copies), G per direction (copies of 4 MiB
+// and up), G with both directions at once, the gap g between back-to-back copies, the cost of
+// a tiny sub-chunk per stream, and the per-stream overhead c of the current-GPU model (fitted
+// to an add-scalar pipeline sweep). Warms up first; every figure is a median.
+//
+//   absl::StatusOr<streampipe::Calibration> c = streampipe::Calibrate({});
+//   streampipe::WriteDeviceProfile("h100.toml", c->profile);
+//
+// Uses the device exclusively for its duration (about 1 s; 0.3 s with quick = true).
+#ifndef STREAMPIPE_CUDA_CALIBRATE_HPP_
+#define STREAMPIPE_CUDA_CALIBRATE_HPP_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "streampipe/core/device_profile.hpp"
+#include "streampipe/cuda/device.hpp"
+
+namespace streampipe {
+
+struct CalibrationOptions {
+  int device = 0;
+  bool quick = false;          // fewer sizes and repetitions (what StreamPipeline::Create uses)
+  int repetitions = 21;        // per measurement (quick: 7); the median is kept
+  std::size_t max_bytes = std::size_t{256} << 20;  // largest copy (quick: 64 MiB)
+  bool fit_stream_overhead = true;  // run the add-scalar sweep that fits c
+};
+
+struct CopySample {
+  double bytes = 0.0;
+  double h2d_ms = 0.0;
+  double d2h_ms = 0.0;
+};
+
+struct SweepSample {
+  int streams = 1;
+  double measured_ms = 0.0;
+  double model_ms = 0.0;  // the current model without the per-stream term c
+};
+
+struct Calibration {
+  DeviceInfo device;
+  DeviceProfile profile;  // traits with every parameter filled, ready to save
+  std::vector<CopySample> copies;       // the size sweep
+  double duplex_h2d_ms = 0.0;           // both directions at once, max_bytes each
+  double duplex_d2h_ms = 0.0;
+  double gap_copies = 0;                // copies in the g measurement
+  std::vector<SweepSample> sweep;       // the add-scalar sweep c was fitted to
+  double sweep_bytes = 0.0;             // bytes each way of that sweep
+};
+
+absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
+
+// The profile at `path` if it exists and matches this device and driver; otherwise calibrates
+// (and, if `save`, writes the profile). `why` (optional) tells which happened.
+absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
+                                              std::string* why = nullptr);
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CUDA_CALIBRATE_HPP_

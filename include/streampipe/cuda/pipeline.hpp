@@ -1,0 +1,84 @@
+// StreamPipeline: runs a user's per-chunk kernel over batches split into n sub-chunks on n
+// CUDA streams, so that the copy in, the kernel and the copy out of different sub-chunks
+// overlap; in automatic mode it measures one batch without streams, predicts the streamed time
+// with the model for this device and chooses n.
+//
+//   streampipe::PipelineOptions o;
+//   o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+//   o.max_items_per_batch = 16 << 20;
+//   o.launch = [](const streampipe::LaunchArgs& a) -> absl::Status {
+//     my_kernel<<<blocks(a.num_items), 256, 0, a.stream>>>(
+//         static_cast<const float*>(a.in), static_cast<float*>(a.out), a.num_items);
+//     return absl::OkStatus();
+//   };
+//   auto p = streampipe::StreamPipeline::Create(std::move(o));
+//   auto stats = p->Run({host_in, host_out, items});       // automatic n
+//   auto fixed = p->Run({host_in, host_out, items}, 16);   // n = 16
+//
+// Streams: the pipeline owns a fixed pool (max_streams per in-flight batch, plus one origin
+// stream per batch for its start/end events); re-planning changes how many are used, never
+// creates or destroys them. All CUDA work is enqueued on those streams; Run/Collect wait on
+// the host (bounded by wait_timeout).
+//
+// Thread safety: a pipeline is used by one thread at a time; independent pipelines may run on
+// different threads concurrently.
+//
+// Errors: InvalidArgument for bad batches (0 items, too many items, null pointers, n out of
+// range), FailedPrecondition for misuse (Collect with nothing in flight, Submit beyond
+// max_in_flight, any call after a sticky CUDA error), the launcher's own Status, Internal
+// with the sticky flag for a kernel that faulted (IsStickyCudaError), DeadlineExceeded when
+// the GPU does not finish within wait_timeout. Every error names the batch.
+#ifndef STREAMPIPE_CUDA_PIPELINE_HPP_
+#define STREAMPIPE_CUDA_PIPELINE_HPP_
+
+#include <memory>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "streampipe/core/model_types.hpp"
+#include "streampipe/cuda/pipeline_types.hpp"
+
+namespace streampipe {
+
+class StreamPipeline {
+ public:
+  // Allocates device buffers for max_in_flight batches, the stream and event pool, and, unless
+  // options.traits is given, calibrates the copy parameters quickly. ResourceExhausted (not
+  // sticky) when the GPU lacks memory; InvalidArgument for bad options.
+  static absl::StatusOr<StreamPipeline> Create(PipelineOptions options);
+
+  StreamPipeline(StreamPipeline&&) noexcept;
+  StreamPipeline& operator=(StreamPipeline&&) noexcept;
+  ~StreamPipeline();
+
+  // Runs one batch and waits for it. Without `streams`: automatic mode (the first batches are
+  // run non-streamed to warm up and to measure the components; then the model's n).
+  absl::StatusOr<BatchStats> Run(const HostBatch& batch);
+  absl::StatusOr<BatchStats> Run(const HostBatch& batch, int streams);
+
+  // Runs one batch non-streamed with events around each component (n = 1).
+  absl::StatusOr<BatchStats> MeasureComponents(const HostBatch& batch);
+
+  // Asynchronous, in order: Submit enqueues a batch and returns; Collect waits for the oldest
+  // and returns its statistics (and, for pageable output, copies it out). At most
+  // max_in_flight batches between them.
+  absl::Status Submit(const HostBatch& batch, std::optional<int> streams = std::nullopt);
+  absl::StatusOr<BatchStats> Collect();
+  int in_flight() const;
+
+  // The automatic mode's current choice of n, the traits the model uses, the controller.
+  int chosen_streams() const;
+  const DeviceTraits& traits() const;
+  const StreamController& controller() const;
+  const PipelineOptions& options() const;
+
+ private:
+  class Impl;
+  explicit StreamPipeline(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CUDA_PIPELINE_HPP_

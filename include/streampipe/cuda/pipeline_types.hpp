@@ -1,0 +1,98 @@
+// Options, inputs and results of a StreamPipeline. Plain structs; no logic.
+#ifndef STREAMPIPE_CUDA_PIPELINE_TYPES_HPP_
+#define STREAMPIPE_CUDA_PIPELINE_TYPES_HPP_
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "streampipe/core/model_types.hpp"
+#include "streampipe/core/optimizer.hpp"
+#include "streampipe/core/stream_controller.hpp"
+#include "streampipe/core/timeline.hpp"
+
+namespace streampipe {
+
+// One kernel launch: one sub-chunk of a batch.
+struct LaunchArgs {
+  const void* in = nullptr;     // device memory: the sub-chunk's first input item
+  void* out = nullptr;          // device memory: the sub-chunk's first output item
+  std::int64_t first_item = 0;  // index of that item in the batch
+  std::int64_t num_items = 0;   // items in the sub-chunk (>= 1)
+  cudaStream_t stream = nullptr;  // enqueue the kernel on this stream, and only on it
+};
+
+// Enqueues the kernel for one sub-chunk on args.stream and returns without synchronizing.
+// Called on the thread that runs the batch. A non-OK Status, or an exception, fails the batch
+// (the pipeline catches it; nothing crosses the library boundary).
+using KernelLauncher = std::function<absl::Status(const LaunchArgs&)>;
+
+// How the copies and kernels of a batch's n sub-chunks are issued.
+enum class IssueOrder {
+  kDepthFirst,       // per stream: copy in, kernel, copy out (CUDA simpleStreams)
+  kBreadthFirst,     // all copies in, all kernels, all copies out (seed 000, section 2)
+  kEnginePerStream,  // one stream per engine (copy in, compute, copy out), ordered with events
+                     // (seed 002)
+};
+std::string_view IssueOrderName(IssueOrder order);
+absl::StatusOr<IssueOrder> ParseIssueOrder(std::string_view name);
+
+struct PipelineOptions {
+  // The workload: bytes per item in and out (either may be 0, not both), and the largest
+  // batch. Device buffers for that many items are allocated once, at Create.
+  std::int64_t in_bytes_per_item = 0;
+  std::int64_t out_bytes_per_item = 0;
+  std::int64_t max_items_per_batch = 0;
+  KernelLauncher launch;
+
+  int device = 0;
+  int max_streams = 32;    // streams per batch slot: n ranges over 1..max_streams
+  int max_in_flight = 1;   // batches submitted and not yet collected (1..8); each has its buffers
+  IssueOrder order = IssueOrder::kDepthFirst;
+  bool record_timeline = false;  // per-sub-chunk timing events (costs a little per chunk)
+  std::chrono::milliseconds wait_timeout{60000};  // bound on every wait for the GPU
+
+  // Automatic mode (Run without n).
+  std::string model = "auto";            // a model name (docs/models.md) or "auto"
+  std::optional<DeviceTraits> traits;    // calibrated traits, if you have them; else
+  std::string profile_path;              // a profile from streampipe calibrate (used if it
+                                         // matches this device and driver, else calibrated
+                                         // and written); else a quick calibration at Create
+  CandidateOptions candidates;           // bounds on n (max_streams caps them)
+  int warmup_batches = 1;
+};
+
+// A batch of host memory. Pinned (cudaMallocHost/cudaHostRegister) memory is copied directly;
+// pageable memory is staged through the pipeline's pinned buffers. The pointers must stay
+// valid until the batch is collected.
+struct HostBatch {
+  const void* in = nullptr;
+  void* out = nullptr;
+  std::int64_t num_items = 0;
+};
+
+struct BatchStats {
+  std::int64_t index = 0;     // 0, 1, 2, ... in submission order
+  std::int64_t items = 0;
+  int streams = 1;
+  IssueOrder order = IssueOrder::kDepthFirst;
+  PlanKind kind = PlanKind::kStreamed;
+  double elapsed_ms = 0.0;    // device time from the batch's start to its end
+  double period_ms = 0.0;     // device time the batch added: end - max(start, previous end)
+  double predicted_ms = 0.0;  // the model's prediction for this batch (0 if none)
+  ComponentTimes components;  // measured, for kind == kMeasure
+  bool staged_in = false;     // input was pageable and went through pinned staging
+  bool staged_out = false;
+  std::optional<BatchTimeline> timeline;  // with record_timeline
+};
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CUDA_PIPELINE_TYPES_HPP_

@@ -1,0 +1,113 @@
+#include "streampipe/core/device_profile.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace streampipe {
+
+const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
+  static const TomlSchema<DeviceProfile>* schema = [] {
+    auto* s = new TomlSchema<DeviceProfile>();
+    using P = DeviceProfile;
+    s->String("device.name", [](P& p) -> std::string& { return p.traits.name; }, {},
+              "cudaDeviceProp::name; the profile applies to this device only");
+    s->Int("device.driver_version", [](P& p) -> int& { return p.driver_version; }, 0, 1e9,
+           "cudaDriverGetVersion at calibration; the profile applies to this driver only");
+    s->Int("device.runtime_version", [](P& p) -> int& { return p.runtime_version; }, 0, 1e9,
+           "cudaRuntimeGetVersion at calibration");
+    s->Int("device.cc_major", [](P& p) -> int& { return p.traits.cc_major; }, 0, 100,
+           "compute capability, major");
+    s->Int("device.cc_minor", [](P& p) -> int& { return p.traits.cc_minor; }, 0, 9,
+           "compute capability, minor");
+    s->Int("device.sm_count", [](P& p) -> int& { return p.traits.sm_count; }, 0, 100000,
+           "multiprocessors");
+    s->Int("device.copy_engines", [](P& p) -> int& { return p.traits.copy_engines; }, 0, 64,
+           "asyncEngineCount");
+    s->Bool("device.implicit_sync", [](P& p) -> bool& { return p.traits.implicit_sync; },
+            "implicit synchronization (compute capability 2.x, 3.0)");
+    s->Bool("device.concurrent_kernels",
+            [](P& p) -> bool& { return p.traits.concurrent_kernels; }, "concurrent kernels");
+    s->Int("device.hardware_queues", [](P& p) -> int& { return p.traits.hardware_queues; }, 1,
+           128, "CUDA_DEVICE_MAX_CONNECTIONS in effect at calibration");
+    for (const char* dir : {"h2d", "d2h"}) {
+      const bool in = std::string(dir) == "h2d";
+      auto link = [in](P& p) -> LinkParams& { return in ? p.traits.h2d : p.traits.d2h; };
+      s->Double(absl::StrCat(dir, ".latency_ms"),
+                [link](P& p) -> double& { return link(p).latency_ms; }, 0.0, 1e3,
+                "L+o: time of a 1-byte copy (ms), median");
+      s->Double(absl::StrCat(dir, ".ms_per_byte"),
+                [link](P& p) -> double& { return link(p).ms_per_byte; }, 0.0, 1.0,
+                "G: inverse bandwidth of a large copy alone (ms/byte), van Werkhoven section V-A");
+      s->Double(absl::StrCat(dir, ".gap_ms"), [link](P& p) -> double& { return link(p).gap_ms; },
+                0.0, 1e3, "g: added by each back-to-back copy (ms)");
+      s->Double(absl::StrCat(dir, ".duplex_ms_per_byte"),
+                [link](P& p) -> double& { return link(p).duplex_ms_per_byte; }, 0.0, 1.0,
+                "G while the other direction copies at the same time (ms/byte)");
+    }
+    s->Double("streams.stream_overhead_ms",
+              [](P& p) -> double& { return p.traits.stream_overhead_ms; }, 0.0, 1e3,
+              "c: per-stream overhead of the current-GPU model, fitted to a pipeline sweep (ms)");
+    s->Double("streams.sub_chunk_cost_ms", [](P& p) -> double& { return p.sub_chunk_cost_ms; },
+              0.0, 1e3, "tiny copy in + empty kernel + copy out per extra stream (ms)");
+    s->Double("streams.duplex_gbps", [](P& p) -> double& { return p.duplex_gbps; }, 0.0, 1e6,
+              "both directions at once, aggregate (GB/s)");
+    s->String("calibration.created", [](P& p) -> std::string& { return p.created; }, {},
+              "when the calibration ran (UTC)");
+    return s;
+  }();
+  return *schema;
+}
+
+absl::StatusOr<DeviceProfile> ParseDeviceProfile(std::string_view text, std::string_view name) {
+  DeviceProfile p;
+  absl::Status s = DeviceProfileSchema().Read(text, name, &p);
+  if (!s.ok()) return s;
+  if (p.traits.name.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(name), ": key 'device.name' is missing"));
+  }
+  return p;
+}
+
+absl::StatusOr<DeviceProfile> ReadDeviceProfile(const std::string& path) {
+  std::string text;
+  absl::Status s = detail::ReadTextFile(path, &text);
+  if (!s.ok()) return s;
+  return ParseDeviceProfile(text, path);
+}
+
+std::string DeviceProfileToml(const DeviceProfile& profile) {
+  return "# streampipe device profile (streampipe calibrate); docs/config.md\n" +
+         DeviceProfileSchema().Write(profile);
+}
+
+absl::Status WriteDeviceProfile(const std::string& path, const DeviceProfile& profile) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
+    out << DeviceProfileToml(profile);
+    if (!out.flush()) return absl::DataLossError(absl::StrCat(path, ": write failed"));
+  }
+  // Atomic replace: a crash never leaves a half-written profile.
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot replace"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckProfileMatches(const DeviceProfile& profile, const std::string& device_name,
+                                 int driver_version) {
+  if (profile.traits.name != device_name || profile.driver_version != driver_version) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the profile was made on '", profile.traits.name, "' with driver ",
+        profile.driver_version, "; this is '", device_name, "' with driver ", driver_version,
+        ": run streampipe calibrate again"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace streampipe

@@ -1,0 +1,304 @@
+#include "streampipe/cuda/calibrate.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <functional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "streampipe/core/model.hpp"
+#include "streampipe/core/werkhoven.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/error.hpp"
+#include "streampipe/cuda/event.hpp"
+#include "streampipe/cuda/stream.hpp"
+#include "streampipe/cuda/workloads.hpp"
+#include "streampipe/status_macros.hpp"
+
+namespace streampipe {
+namespace {
+
+constexpr std::chrono::milliseconds kTimeout{30000};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+struct Bench {
+  Stream s1, s2;
+  TimedEvent a, b, c;
+};
+
+// Times `body` (which enqueues on the given streams) `reps` times after `warmup` runs, from an
+// event before to an event after; returns the median in ms.
+absl::StatusOr<double> TimeIt(Bench& b, int warmup, int reps,
+                              const std::function<absl::Status()>& body) {
+  std::vector<double> t;
+  for (int r = 0; r < warmup + reps; ++r) {
+    STREAMPIPE_RETURN_IF_ERROR(b.a.Record(b.s1));
+    STREAMPIPE_RETURN_IF_ERROR(body());
+    STREAMPIPE_RETURN_IF_ERROR(b.b.Record(b.s1));
+    STREAMPIPE_RETURN_IF_ERROR(b.b.Wait(kTimeout));
+    STREAMPIPE_ASSIGN_OR_RETURN(float ms, ElapsedMs(b.a, b.b));
+    if (r >= warmup) t.push_back(ms);
+  }
+  return Median(t);
+}
+
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
+  Calibration cal;
+  STREAMPIPE_ASSIGN_OR_RETURN(cal.device, ReadDevice(o.device));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(o.device));
+  const int reps = o.quick ? std::min(o.repetitions, 7) : o.repetitions;
+  const int warm = 3;
+  const std::size_t max_bytes =
+      std::max<std::size_t>(std::size_t{4} << 20,
+                            o.quick ? std::min(o.max_bytes, std::size_t{64} << 20) : o.max_bytes);
+
+  Bench b;
+  STREAMPIPE_ASSIGN_OR_RETURN(b.s1, Stream::Create());
+  STREAMPIPE_ASSIGN_OR_RETURN(b.s2, Stream::Create());
+  STREAMPIPE_ASSIGN_OR_RETURN(b.a, TimedEvent::Create());
+  STREAMPIPE_ASSIGN_OR_RETURN(b.b, TimedEvent::Create());
+  STREAMPIPE_ASSIGN_OR_RETURN(b.c, TimedEvent::Create());
+  STREAMPIPE_ASSIGN_OR_RETURN(auto h1, PinnedBuffer<std::byte>::Create(max_bytes));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto h2, PinnedBuffer<std::byte>::Create(max_bytes));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto d1, DeviceBuffer<std::byte>::Create(max_bytes));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto d2, DeviceBuffer<std::byte>::Create(max_bytes));
+  for (std::size_t i = 0; i < max_bytes; i += 4096) h1.data()[i] = std::byte(i & 0xff);
+
+  auto copy = [&](void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                  cudaStream_t s) -> absl::Status {
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(dst, src, bytes, kind, s));
+    return absl::OkStatus();
+  };
+  auto h2d = [&](std::size_t bytes) {
+    return TimeIt(b, warm, reps, [&] {
+      return copy(d1.data(), h1.data(), bytes, cudaMemcpyHostToDevice, b.s1.get());
+    });
+  };
+  auto d2h = [&](std::size_t bytes) {
+    return TimeIt(b, warm, reps, [&] {
+      return copy(h2.data(), d1.data(), bytes, cudaMemcpyDeviceToHost, b.s1.get());
+    });
+  };
+
+  DeviceTraits& t = cal.profile.traits;
+  t = cal.device.traits;
+  // L+o: a 1-byte copy (section V-A).
+  STREAMPIPE_ASSIGN_OR_RETURN(t.h2d.latency_ms, h2d(1));
+  STREAMPIPE_ASSIGN_OR_RETURN(t.d2h.latency_ms, d2h(1));
+  cal.copies.push_back({1.0, t.h2d.latency_ms, t.d2h.latency_ms});
+
+  // G: copies of 4 MiB and up, G = (sum t - n(L+o)) / sum k (section V-A).
+  std::vector<double> ks, th, td;
+  for (std::size_t bytes = std::size_t{1} << 20; bytes <= max_bytes; bytes *= o.quick ? 4 : 2) {
+    STREAMPIPE_ASSIGN_OR_RETURN(double a, h2d(bytes));
+    STREAMPIPE_ASSIGN_OR_RETURN(double c, d2h(bytes));
+    cal.copies.push_back({static_cast<double>(bytes), a, c});
+    if (bytes >= (std::size_t{4} << 20)) {
+      ks.push_back(static_cast<double>(bytes));
+      th.push_back(a);
+      td.push_back(c);
+    }
+  }
+  STREAMPIPE_ASSIGN_OR_RETURN(t.h2d.ms_per_byte, EstimateMsPerByte(ks, th, t.h2d.latency_ms));
+  STREAMPIPE_ASSIGN_OR_RETURN(t.d2h.ms_per_byte, EstimateMsPerByte(ks, td, t.d2h.latency_ms));
+
+  // G with both directions at once: one copy each way on two streams, timed separately.
+  {
+    std::vector<double> vh, vd;
+    for (int r = 0; r < warm + reps; ++r) {
+      STREAMPIPE_RETURN_IF_ERROR(b.a.Record(b.s1));
+      STREAMPIPE_RETURN_IF_ERROR(b.a.MakeStreamWait(b.s2));
+      STREAMPIPE_RETURN_IF_ERROR(
+          copy(d1.data(), h1.data(), max_bytes, cudaMemcpyHostToDevice, b.s1.get()));
+      STREAMPIPE_RETURN_IF_ERROR(
+          copy(h2.data(), d2.data(), max_bytes, cudaMemcpyDeviceToHost, b.s2.get()));
+      STREAMPIPE_RETURN_IF_ERROR(b.b.Record(b.s1));
+      STREAMPIPE_RETURN_IF_ERROR(b.c.Record(b.s2));
+      STREAMPIPE_RETURN_IF_ERROR(b.b.Wait(kTimeout));
+      STREAMPIPE_RETURN_IF_ERROR(b.c.Wait(kTimeout));
+      STREAMPIPE_ASSIGN_OR_RETURN(float x, ElapsedMs(b.a, b.b));
+      STREAMPIPE_ASSIGN_OR_RETURN(float y, ElapsedMs(b.a, b.c));
+      if (r >= warm) {
+        vh.push_back(x);
+        vd.push_back(y);
+      }
+    }
+    cal.duplex_h2d_ms = Median(vh);
+    cal.duplex_d2h_ms = Median(vd);
+    const double mb = static_cast<double>(max_bytes);
+    t.h2d.duplex_ms_per_byte = std::max(0.0, cal.duplex_h2d_ms - t.h2d.latency_ms) / mb;
+    t.d2h.duplex_ms_per_byte = std::max(0.0, cal.duplex_d2h_ms - t.d2h.latency_ms) / mb;
+    cal.profile.duplex_gbps =
+        2.0 * mb / std::max(cal.duplex_h2d_ms, cal.duplex_d2h_ms) / 1e6;
+  }
+
+  // g: k back-to-back copies of 1 MiB against one copy of k MiB.
+  {
+    const int k = static_cast<int>(std::min<std::size_t>(o.quick ? 32 : 64, max_bytes >> 20));
+    const std::size_t chunk = std::size_t{1} << 20;
+    cal.gap_copies = k;
+    for (const bool in : {true, false}) {
+      const cudaMemcpyKind kind = in ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+      void* dst = in ? static_cast<void*>(d1.data()) : static_cast<void*>(h2.data());
+      const void* src = in ? static_cast<const void*>(h1.data()) : d1.data();
+      STREAMPIPE_ASSIGN_OR_RETURN(double many, TimeIt(b, warm, reps, [&]() -> absl::Status {
+        for (int i = 0; i < k; ++i) {
+          STREAMPIPE_RETURN_IF_ERROR(copy(static_cast<std::byte*>(dst) + i * chunk,
+                                          static_cast<const std::byte*>(src) + i * chunk, chunk,
+                                          kind, b.s1.get()));
+        }
+        return absl::OkStatus();
+      }));
+      STREAMPIPE_ASSIGN_OR_RETURN(double one, TimeIt(b, warm, reps, [&] {
+        return copy(dst, src, k * chunk, kind, b.s1.get());
+      }));
+      (in ? t.h2d : t.d2h).gap_ms = std::max(0.0, (many - one) / (k - 1));
+    }
+  }
+
+  // A tiny sub-chunk per stream: 4 KiB in, empty kernel, 4 KiB out on n streams; the slope
+  // of time against n.
+  std::vector<Stream> pool;
+  for (int i = 0; i < 64; ++i) {
+    STREAMPIPE_ASSIGN_OR_RETURN(Stream s, Stream::Create());
+    pool.push_back(std::move(s));
+  }
+  std::vector<Event> joins;
+  for (int i = 0; i < 64; ++i) {
+    STREAMPIPE_ASSIGN_OR_RETURN(Event e, Event::Create());
+    joins.push_back(std::move(e));
+  }
+  auto fan = [&](int n, const std::function<absl::Status(int, cudaStream_t)>& per_stream) {
+    return TimeIt(b, warm, reps, [&]() -> absl::Status {
+      for (int i = 0; i < n; ++i) {
+        STREAMPIPE_RETURN_IF_ERROR(per_stream(i, pool[static_cast<std::size_t>(i)].get()));
+        STREAMPIPE_RETURN_IF_ERROR(joins[static_cast<std::size_t>(i)].Record(pool[i]));
+        STREAMPIPE_RETURN_IF_ERROR(joins[static_cast<std::size_t>(i)].MakeStreamWait(b.s1));
+      }
+      return absl::OkStatus();
+    });
+  };
+  {
+    std::vector<double> x, y;
+    for (int n : {1, 2, 4, 8, 16, 32}) {
+      STREAMPIPE_ASSIGN_OR_RETURN(double ms, fan(n, [&](int i, cudaStream_t s) -> absl::Status {
+        const std::size_t off = static_cast<std::size_t>(i) * 4096;
+        STREAMPIPE_RETURN_IF_ERROR(
+            copy(d1.data() + off, h1.data() + off, 4096, cudaMemcpyHostToDevice, s));
+        STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchEmptyKernel(s));
+        return copy(h2.data() + off, d1.data() + off, 4096, cudaMemcpyDeviceToHost, s);
+      }));
+      x.push_back(n);
+      y.push_back(ms);
+    }
+    double mx = 0, my = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      mx += x[i];
+      my += y[i];
+    }
+    mx /= static_cast<double>(x.size());
+    my /= static_cast<double>(y.size());
+    double sxy = 0, sxx = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      sxy += (x[i] - mx) * (y[i] - my);
+      sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    cal.profile.sub_chunk_cost_ms = std::max(0.0, sxy / sxx);
+  }
+
+  // c: the add-scalar pipeline (max_bytes / 4 floats each way at most 64 MiB, one iteration),
+  // depth-first on n streams, against the current model without c; least squares through the
+  // origin of (measured - model) on (n - 1).
+  t.stream_overhead_ms = 0.0;
+  if (o.fit_stream_overhead) {
+    const std::size_t bytes = std::min<std::size_t>(max_bytes, std::size_t{64} << 20);
+    const std::int64_t items = static_cast<std::int64_t>(bytes / sizeof(float));
+    cal.sweep_bytes = static_cast<double>(bytes);
+    const float* din = reinterpret_cast<const float*>(d1.data());
+    float* dout = reinterpret_cast<float*>(d2.data());
+    auto run = [&](int n) {
+      return fan(n, [&](int i, cudaStream_t s) -> absl::Status {
+        const std::int64_t per = items / n;
+        const std::size_t off = static_cast<std::size_t>(i * per) * sizeof(float);
+        const std::size_t len = static_cast<std::size_t>(per) * sizeof(float);
+        STREAMPIPE_RETURN_IF_ERROR(
+            copy(d1.data() + off, h1.data() + off, len, cudaMemcpyHostToDevice, s));
+        STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchAddScalar(din + i * per, dout + i * per, per, 1, s));
+        return copy(h2.data() + off, d2.data() + off, len, cudaMemcpyDeviceToHost, s);
+      });
+    };
+    // Components at n = 1, each timed alone.
+    STREAMPIPE_ASSIGN_OR_RETURN(double th1, h2d(bytes));
+    STREAMPIPE_ASSIGN_OR_RETURN(double td1, d2h(bytes));
+    STREAMPIPE_ASSIGN_OR_RETURN(double tk1, TimeIt(b, warm, reps, [&]() -> absl::Status {
+      STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchAddScalar(din, dout, items, 1, b.s1.get()));
+      return absl::OkStatus();
+    }));
+    Workload w;
+    w.times = {th1, tk1, td1};
+    STREAMPIPE_ASSIGN_OR_RETURN(ModelTerms terms, ComputeModelTerms(t, w));
+    const std::unique_ptr<StreamModel> model = MakeModel(ModelKind::kCurrent);
+    double num = 0.0, den = 0.0;
+    for (int n : {1, 2, 4, 8, 16, 32, 64}) {
+      STREAMPIPE_ASSIGN_OR_RETURN(double ms, run(n));
+      const double base = model->Predict(terms, n).total_ms;
+      cal.sweep.push_back({n, ms, base});
+      num += (n - 1) * (ms - base);
+      den += static_cast<double>(n - 1) * (n - 1);
+    }
+    t.stream_overhead_ms = std::max(0.0, num / den);
+  }
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  cal.profile.driver_version = cal.device.driver_version;
+  cal.profile.runtime_version = cal.device.runtime_version;
+  cal.profile.created = UtcNow();
+  return cal;
+}
+
+absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
+                                              std::string* why) {
+  STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(device));
+  if (!path.empty()) {
+    absl::StatusOr<DeviceProfile> p = ReadDeviceProfile(path);
+    if (p.ok()) {
+      absl::Status m = CheckProfileMatches(*p, info.traits.name, info.driver_version);
+      if (m.ok()) {
+        // The profile's parameters, with what the runtime says now about queues and engines.
+        p->traits.hardware_queues = info.traits.hardware_queues;
+        if (why) *why = absl::StrCat("loaded ", path);
+        return p;
+      }
+      if (why) *why = std::string(m.message());
+    } else if (p.status().code() != absl::StatusCode::kNotFound) {
+      return p.status();  // a broken profile is an error, not a reason to overwrite it
+    } else if (why) {
+      *why = absl::StrCat(path, " does not exist");
+    }
+  }
+  CalibrationOptions o;
+  o.device = device;
+  STREAMPIPE_ASSIGN_OR_RETURN(Calibration c, Calibrate(o));
+  if (save && !path.empty()) STREAMPIPE_RETURN_IF_ERROR(WriteDeviceProfile(path, c.profile));
+  if (why) *why += "; calibrated";
+  return c.profile;
+}
+
+}  // namespace streampipe

@@ -1,0 +1,705 @@
+// StreamPipeline: the executor. docs/design.md describes the structure; in short, each batch
+// slot owns its device buffers, streams and events; a batch is issued in one of three orders
+// onto the slot's streams between a start and an end event on the slot's origin stream.
+#include "streampipe/cuda/pipeline.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCudaRt.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "streampipe/core/model.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/error.hpp"
+#include "streampipe/cuda/event.hpp"
+#include "streampipe/cuda/stream.hpp"
+#include "streampipe/status_macros.hpp"
+
+namespace streampipe {
+
+std::string_view IssueOrderName(IssueOrder order) {
+  switch (order) {
+    case IssueOrder::kDepthFirst:
+      return "depth-first";
+    case IssueOrder::kBreadthFirst:
+      return "breadth-first";
+    case IssueOrder::kEnginePerStream:
+      return "engine-per-stream";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<IssueOrder> ParseIssueOrder(std::string_view name) {
+  for (IssueOrder o :
+       {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst, IssueOrder::kEnginePerStream}) {
+    if (IssueOrderName(o) == name) return o;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown issue order '", std::string(name),
+                   "'; valid: depth-first, breadth-first, engine-per-stream"));
+}
+
+namespace {
+
+constexpr int kMaxInFlight = 8;
+constexpr int kMaxStreams = 1024;
+
+// Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)?
+bool IsPinned(const void* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+// Sub-chunk k of an even split of `items` into `n`: the first items % n chunks get one more.
+struct Chunk {
+  std::int64_t first;
+  std::int64_t count;
+};
+Chunk ChunkOf(std::int64_t items, int n, int k) {
+  const std::int64_t base = items / n;
+  const std::int64_t rem = items % n;
+  return {k * base + std::min<std::int64_t>(k, rem), base + (k < rem ? 1 : 0)};
+}
+
+class NvtxRange {
+ public:
+  explicit NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
+  ~NvtxRange() { nvtxRangePop(); }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+// One batch slot: everything a batch in flight needs.
+struct Slot {
+  DeviceBuffer<std::byte> d_in;
+  DeviceBuffer<std::byte> d_out;
+  PinnedBuffer<std::byte> stage_in;   // allocated at the first pageable batch
+  PinnedBuffer<std::byte> stage_out;
+  std::vector<Stream> streams;        // max(max_streams, 3)
+  Stream origin;
+  // Start and end events in two phases: batch j uses phase (j / max_in_flight) % 2, so the
+  // previous batch's end event is still intact when batch j is collected (for period_ms).
+  TimedEvent start[2];
+  TimedEvent end[2];
+  std::vector<Event> done;            // per stream: its last op, for the join
+  std::vector<Event> in_done;         // engine-per-stream order: per chunk
+  std::vector<Event> kernel_done;
+  std::vector<TimedEvent> comp;       // 4 component events of a measured batch
+  std::vector<TimedEvent> marks;      // 6 per chunk with record_timeline
+
+  // The batch in flight.
+  bool busy = false;
+  HostBatch batch;
+  BatchPlan plan;
+  std::int64_t index = 0;
+  bool staged_in = false;
+  bool staged_out = false;
+  int phase = 0;
+  const TimedEvent& start_event() const { return start[phase]; }
+  const TimedEvent& end_event() const { return end[phase]; }
+};
+
+}  // namespace
+
+class StreamPipeline::Impl {
+ public:
+  explicit Impl(PipelineOptions o) : opt_(std::move(o)) {}
+
+  absl::Status Init();
+  absl::Status Submit(const HostBatch& batch, std::optional<int> streams, bool measure);
+  absl::StatusOr<BatchStats> Collect();
+
+  int in_flight() const { return static_cast<int>(queue_.size()); }
+  int chosen_streams() const { return controller_->streams(); }
+  const DeviceTraits& traits() const { return controller_->traits(); }
+  const StreamController& controller() const { return *controller_; }
+  const PipelineOptions& options() const { return opt_; }
+
+  // Waits for everything in flight (after an error), bounded; returns the first error.
+  absl::Status Drain();
+
+ private:
+  absl::Status Validate(const HostBatch& batch, int streams) const;
+  absl::Status Issue(Slot& slot, int n, bool measure);
+  absl::Status Launch(Slot& slot, int k, int n, cudaStream_t s);
+  absl::Status CopyIn(Slot& slot, int n, int k, cudaStream_t s);
+  absl::Status CopyOut(Slot& slot, int n, int k, cudaStream_t s);
+  absl::Status ValidateLauncher(Slot& slot, const Chunk& c);
+  absl::Status Fail(absl::Status s, std::int64_t index);
+  absl::Status EnsureStaging(Slot& slot, bool in, bool out);
+
+  PipelineOptions opt_;
+  std::vector<Slot> slots_;
+  std::deque<int> queue_;  // slot indices in submission order
+  int next_slot_ = 0;
+  std::int64_t next_index_ = 0;
+  TimedEvent epoch_;
+  const TimedEvent* last_end_ = nullptr;  // end event of the previous collected batch
+  std::unique_ptr<StreamController> controller_;
+  bool launcher_checked_ = false;
+  absl::Status broken_;  // set after a sticky error
+};
+
+absl::Status StreamPipeline::Impl::Init() {
+  if (!opt_.launch) return absl::InvalidArgumentError("PipelineOptions::launch is empty");
+  if (opt_.in_bytes_per_item < 0 || opt_.out_bytes_per_item < 0 ||
+      opt_.in_bytes_per_item + opt_.out_bytes_per_item == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bytes per item in (", opt_.in_bytes_per_item, ") and out (", opt_.out_bytes_per_item,
+        ") must be >= 0 and not both 0"));
+  }
+  if (opt_.max_items_per_batch <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_items_per_batch is ", opt_.max_items_per_batch, "; it must be >= 1"));
+  }
+  if (opt_.max_streams < 1 || opt_.max_streams > kMaxStreams) {
+    return absl::InvalidArgumentError(absl::StrCat("max_streams is ", opt_.max_streams,
+                                                   "; it must be in [1, ", kMaxStreams, "]"));
+  }
+  if (opt_.max_in_flight < 1 || opt_.max_in_flight > kMaxInFlight) {
+    return absl::InvalidArgumentError(absl::StrCat("max_in_flight is ", opt_.max_in_flight,
+                                                   "; it must be in [1, ", kMaxInFlight, "]"));
+  }
+  if (opt_.wait_timeout.count() <= 0) {
+    return absl::InvalidArgumentError("wait_timeout must be positive");
+  }
+  STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(opt_.device));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(opt_.device));
+
+  DeviceTraits traits;
+  if (opt_.traits) {
+    traits = *opt_.traits;
+  } else if (!opt_.profile_path.empty()) {
+    STREAMPIPE_ASSIGN_OR_RETURN(DeviceProfile p,
+                                LoadOrCalibrate(opt_.profile_path, opt_.device, /*save=*/true));
+    traits = p.traits;
+  } else {
+    CalibrationOptions c;
+    c.device = opt_.device;
+    c.quick = true;
+    STREAMPIPE_ASSIGN_OR_RETURN(Calibration cal, Calibrate(c));
+    traits = cal.profile.traits;
+  }
+  STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
+                              MakeModel(opt_.model, traits));
+  ControllerOptions co;
+  co.candidates = opt_.candidates;
+  co.candidates.max_streams = std::min(co.candidates.max_streams, opt_.max_streams);
+  co.candidates.min_streams = std::min(co.candidates.min_streams, co.candidates.max_streams);
+  co.warmup_batches = opt_.warmup_batches;
+  controller_ = std::make_unique<StreamController>(std::move(model), traits, co);
+
+  const std::size_t in_bytes =
+      static_cast<std::size_t>(opt_.max_items_per_batch * opt_.in_bytes_per_item);
+  const std::size_t out_bytes =
+      static_cast<std::size_t>(opt_.max_items_per_batch * opt_.out_bytes_per_item);
+  const int pool = std::max(opt_.max_streams, 3);
+  slots_.resize(static_cast<std::size_t>(opt_.max_in_flight));
+  for (std::size_t si = 0; si < slots_.size(); ++si) {
+    Slot& s = slots_[si];
+    STREAMPIPE_ASSIGN_OR_RETURN(s.d_in, DeviceBuffer<std::byte>::Create(in_bytes));
+    STREAMPIPE_ASSIGN_OR_RETURN(s.d_out, DeviceBuffer<std::byte>::Create(out_bytes));
+    STREAMPIPE_ASSIGN_OR_RETURN(s.origin, Stream::Create());
+    for (int phase = 0; phase < 2; ++phase) {
+      STREAMPIPE_ASSIGN_OR_RETURN(s.start[phase], TimedEvent::Create());
+      STREAMPIPE_ASSIGN_OR_RETURN(s.end[phase], TimedEvent::Create());
+    }
+    for (int k = 0; k < pool; ++k) {
+      STREAMPIPE_ASSIGN_OR_RETURN(Stream st, Stream::Create());
+      nvtxNameCudaStreamA(st.get(), absl::StrCat("streampipe slot ", si, " stream ", k).c_str());
+      s.streams.push_back(std::move(st));
+      STREAMPIPE_ASSIGN_OR_RETURN(Event d, Event::Create());
+      s.done.push_back(std::move(d));
+    }
+    if (opt_.order == IssueOrder::kEnginePerStream) {
+      for (int k = 0; k < opt_.max_streams; ++k) {
+        STREAMPIPE_ASSIGN_OR_RETURN(Event a, Event::Create());
+        STREAMPIPE_ASSIGN_OR_RETURN(Event b, Event::Create());
+        s.in_done.push_back(std::move(a));
+        s.kernel_done.push_back(std::move(b));
+      }
+    }
+    for (int k = 0; k < 4; ++k) {
+      STREAMPIPE_ASSIGN_OR_RETURN(TimedEvent e, TimedEvent::Create());
+      s.comp.push_back(std::move(e));
+    }
+    if (opt_.record_timeline) {
+      for (int k = 0; k < 6 * opt_.max_streams; ++k) {
+        STREAMPIPE_ASSIGN_OR_RETURN(TimedEvent e, TimedEvent::Create());
+        s.marks.push_back(std::move(e));
+      }
+    }
+    // First use of a stream is slow (shared/anchors): touch each one now, not in batch 0.
+    for (Stream& st : s.streams) STREAMPIPE_RETURN_IF_ERROR(s.done[0].Record(st));
+  }
+  STREAMPIPE_ASSIGN_OR_RETURN(epoch_, TimedEvent::Create());
+  STREAMPIPE_RETURN_IF_ERROR(epoch_.Record(slots_[0].origin));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  return absl::OkStatus();
+}
+
+absl::Status StreamPipeline::Impl::Validate(const HostBatch& b, int n) const {
+  if (b.num_items <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("the batch has ", b.num_items, " items"));
+  }
+  if (b.num_items > opt_.max_items_per_batch) {
+    return absl::InvalidArgumentError(absl::StrCat("the batch has ", b.num_items,
+                                                   " items; the pipeline holds at most ",
+                                                   opt_.max_items_per_batch));
+  }
+  if (opt_.in_bytes_per_item > 0 && b.in == nullptr) {
+    return absl::InvalidArgumentError("the batch's input pointer is null");
+  }
+  if (opt_.out_bytes_per_item > 0 && b.out == nullptr) {
+    return absl::InvalidArgumentError("the batch's output pointer is null");
+  }
+  if (n < 1 || n > opt_.max_streams) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(n, " streams requested; the pool has 1 to ", opt_.max_streams));
+  }
+  if (n > b.num_items) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(n, " streams requested for ", b.num_items, " items"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StreamPipeline::Impl::Fail(absl::Status s, std::int64_t index) {
+  s = AnnotateStatus(s, absl::StrCat("batch ", index));
+  if (IsStickyCudaError(s) && broken_.ok()) broken_ = s;
+  return s;
+}
+
+absl::Status StreamPipeline::Impl::EnsureStaging(Slot& slot, bool in, bool out) {
+  if (in && !slot.stage_in) {
+    STREAMPIPE_ASSIGN_OR_RETURN(
+        slot.stage_in,
+        PinnedBuffer<std::byte>::Create(slot.d_in.bytes()));
+  }
+  if (out && !slot.stage_out) {
+    STREAMPIPE_ASSIGN_OR_RETURN(
+        slot.stage_out,
+        PinnedBuffer<std::byte>::Create(slot.d_out.bytes()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StreamPipeline::Impl::CopyIn(Slot& slot, int n, int k, cudaStream_t s) {
+  if (opt_.in_bytes_per_item == 0) return absl::OkStatus();
+  const Chunk c = ChunkOf(slot.batch.num_items, n, k);
+  const std::size_t off = static_cast<std::size_t>(c.first * opt_.in_bytes_per_item);
+  const std::size_t bytes = static_cast<std::size_t>(c.count * opt_.in_bytes_per_item);
+  const std::byte* src = static_cast<const std::byte*>(slot.batch.in) + off;
+  if (slot.staged_in) {
+    // Pageable input: copy this chunk into pinned staging (overlapping the DMA of the chunks
+    // already issued), then DMA from there.
+    std::memcpy(slot.stage_in.data() + off, src, bytes);
+    src = slot.stage_in.data() + off;
+  }
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(
+      cudaMemcpyAsync(slot.d_in.data() + off, src, bytes, cudaMemcpyHostToDevice, s));
+  return absl::OkStatus();
+}
+
+absl::Status StreamPipeline::Impl::CopyOut(Slot& slot, int n, int k, cudaStream_t s) {
+  if (opt_.out_bytes_per_item == 0) return absl::OkStatus();
+  const Chunk c = ChunkOf(slot.batch.num_items, n, k);
+  const std::size_t off = static_cast<std::size_t>(c.first * opt_.out_bytes_per_item);
+  const std::size_t bytes = static_cast<std::size_t>(c.count * opt_.out_bytes_per_item);
+  std::byte* dst = slot.staged_out ? slot.stage_out.data() + off
+                                   : static_cast<std::byte*>(slot.batch.out) + off;
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(
+      cudaMemcpyAsync(dst, slot.d_out.data() + off, bytes, cudaMemcpyDeviceToHost, s));
+  return absl::OkStatus();
+}
+
+// Captures one launch into a graph without running it: the launcher must enqueue at least one
+// operation, and only on the stream it is given.
+absl::Status StreamPipeline::Impl::ValidateLauncher(Slot& slot, const Chunk& c) {
+  cudaStream_t s = slot.streams[0].get();
+  LaunchArgs args{slot.d_in.data(), slot.d_out.data(), c.first, c.count, s};
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  absl::Status user;
+  bool threw = false;
+  try {
+    user = opt_.launch(args);
+  } catch (const std::exception& e) {
+    threw = true;
+    user = absl::InvalidArgumentError(absl::StrCat("the kernel launcher threw: ", e.what()));
+  } catch (...) {
+    threw = true;
+    user = absl::InvalidArgumentError("the kernel launcher threw a non-standard exception");
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(s, &graph);
+  std::size_t nodes = 0;
+  if (end == cudaSuccess && graph != nullptr) {
+    (void)cudaGraphGetNodes(graph, nullptr, &nodes);
+    (void)cudaGraphDestroy(graph);
+  }
+  (void)cudaGetLastError();  // a failed capture leaves a non-sticky error behind
+  if (threw) return user;
+  std::string problem;
+  if (end != cudaSuccess) {
+    problem = absl::StrCat("the kernel launcher broke stream capture (",
+                           cudaGetErrorName(end),
+                           "): it must enqueue its work on the stream it was given "
+                           "(LaunchArgs::stream), without synchronizing");
+  } else if (nodes == 0) {
+    problem =
+        "the kernel launcher enqueued nothing on the stream it was given (LaunchArgs::stream); "
+        "a launcher must launch its kernel on that stream";
+  }
+  if (problem.empty()) return user;
+  if (!user.ok()) {
+    absl::StrAppend(&problem, "; the launcher returned: ", std::string(user.message()));
+  }
+  return absl::InvalidArgumentError(problem);
+}
+
+absl::Status StreamPipeline::Impl::Launch(Slot& slot, int k, int n, cudaStream_t s) {
+  const Chunk c = ChunkOf(slot.batch.num_items, n, k);
+  LaunchArgs args{slot.d_in.data() + c.first * opt_.in_bytes_per_item,
+                  slot.d_out.data() + c.first * opt_.out_bytes_per_item, c.first, c.count, s};
+  absl::Status user;
+  try {
+    user = opt_.launch(args);
+  } catch (const std::exception& e) {
+    user = absl::InvalidArgumentError(absl::StrCat("the kernel launcher threw: ", e.what()));
+  } catch (...) {
+    user = absl::InvalidArgumentError("the kernel launcher threw a non-standard exception");
+  }
+  if (!user.ok()) return AnnotateStatus(user, absl::StrCat("sub-chunk ", k));
+  // A bad launch configuration is reported here (non-sticky); faults surface at the wait.
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) {
+    return AnnotateStatus(CudaErrorStatus(e, "kernel launch", __FILE__, __LINE__),
+                          absl::StrCat("sub-chunk ", k));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
+  const bool marks = opt_.record_timeline && !measure;
+  auto mark = [&](int k, int i, cudaStream_t s) -> absl::Status {
+    if (!marks) return absl::OkStatus();
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaEventRecord(slot.marks[6 * k + i].get(), s));
+    return absl::OkStatus();
+  };
+  STREAMPIPE_RETURN_IF_ERROR(slot.start_event().Record(slot.origin));
+  if (measure) {
+    // n = 1 with events around each component.
+    cudaStream_t s = slot.streams[0].get();
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[0].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, 1, 0, s));
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[1].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 0, 1, s));
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[2].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, 1, 0, s));
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[3].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(slot.done[0].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(slot.done[0].MakeStreamWait(slot.origin));
+    return slot.end_event().Record(slot.origin);
+  }
+  switch (opt_.order) {
+    case IssueOrder::kDepthFirst:
+      for (int k = 0; k < n; ++k) {
+        cudaStream_t s = slot.streams[static_cast<std::size_t>(k)].get();
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 0, s));
+        STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, n, k, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 1, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 2, s));
+        STREAMPIPE_RETURN_IF_ERROR(Launch(slot, k, n, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 3, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 4, s));
+        STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, s));
+      }
+      break;
+    case IssueOrder::kBreadthFirst:
+      for (int k = 0; k < n; ++k) {
+        cudaStream_t s = slot.streams[static_cast<std::size_t>(k)].get();
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 0, s));
+        STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, n, k, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 1, s));
+      }
+      for (int k = 0; k < n; ++k) {
+        cudaStream_t s = slot.streams[static_cast<std::size_t>(k)].get();
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 2, s));
+        STREAMPIPE_RETURN_IF_ERROR(Launch(slot, k, n, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 3, s));
+      }
+      for (int k = 0; k < n; ++k) {
+        cudaStream_t s = slot.streams[static_cast<std::size_t>(k)].get();
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 4, s));
+        STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, s));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, s));
+      }
+      break;
+    case IssueOrder::kEnginePerStream: {
+      cudaStream_t in = slot.streams[0].get();
+      cudaStream_t compute = slot.streams[1].get();
+      cudaStream_t out = slot.streams[2].get();
+      for (int k = 0; k < n; ++k) {
+        const std::size_t uk = static_cast<std::size_t>(k);
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 0, in));
+        STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, n, k, in));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 1, in));
+        STREAMPIPE_RETURN_IF_ERROR(slot.in_done[uk].Record(StreamRef(in)));
+        STREAMPIPE_RETURN_IF_ERROR(slot.in_done[uk].MakeStreamWait(StreamRef(compute)));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 2, compute));
+        STREAMPIPE_RETURN_IF_ERROR(Launch(slot, k, n, compute));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 3, compute));
+        STREAMPIPE_RETURN_IF_ERROR(slot.kernel_done[uk].Record(StreamRef(compute)));
+        STREAMPIPE_RETURN_IF_ERROR(slot.kernel_done[uk].MakeStreamWait(StreamRef(out)));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 4, out));
+        STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, out));
+        STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, out));
+      }
+      // The copy-out stream's last op depends on everything before it.
+      STREAMPIPE_RETURN_IF_ERROR(slot.done[0].Record(StreamRef(out)));
+      STREAMPIPE_RETURN_IF_ERROR(slot.done[0].MakeStreamWait(slot.origin));
+      return slot.end_event().Record(slot.origin);
+    }
+  }
+  // Join: the origin waits for every stream's last op, then records the end.
+  for (int k = 0; k < n; ++k) {
+    const std::size_t uk = static_cast<std::size_t>(k);
+    STREAMPIPE_RETURN_IF_ERROR(slot.done[uk].Record(slot.streams[uk]));
+    STREAMPIPE_RETURN_IF_ERROR(slot.done[uk].MakeStreamWait(slot.origin));
+  }
+  return slot.end_event().Record(slot.origin);
+}
+
+absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
+                                          bool measure) {
+  if (!broken_.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the pipeline stopped after a sticky CUDA error: ", std::string(broken_.message())));
+  }
+  if (in_flight() >= opt_.max_in_flight) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(in_flight(), " batches are in flight (max_in_flight = ", opt_.max_in_flight,
+                     "); Collect one first"));
+  }
+  const std::int64_t index = next_index_;
+  BatchPlan plan;
+  if (measure) {
+    plan = {PlanKind::kMeasure, 1, 0.0};
+  } else if (streams) {
+    plan = {PlanKind::kStreamed, *streams, 0.0};
+    if (const auto& ref = controller_->reference(); ref && *streams >= 1) {
+      // Report what the model would have predicted for the fixed n, once it can.
+      absl::StatusOr<StreamChoice> c = controller_->Choose(batch.num_items);
+      if (c.ok()) {
+        for (const Prediction& p : c->predictions) {
+          if (p.streams == *streams) plan.predicted_ms = p.total_ms;
+        }
+      }
+    }
+  } else {
+    plan = controller_->Plan(batch.num_items);
+  }
+  absl::Status v = Validate(batch, plan.streams);
+  if (!v.ok()) return AnnotateStatus(v, absl::StrCat("batch ", index));
+  if (plan.kind != PlanKind::kStreamed && in_flight() > 0) {
+    // A non-streamed measurement must not overlap other batches.
+    STREAMPIPE_RETURN_IF_ERROR(Drain());
+  }
+
+  Slot& slot = slots_[static_cast<std::size_t>(next_slot_)];
+  slot.batch = batch;
+  slot.plan = plan;
+  slot.index = index;
+  slot.phase = static_cast<int>((index / opt_.max_in_flight) % 2);
+  slot.staged_in = opt_.in_bytes_per_item > 0 && !IsPinned(batch.in);
+  slot.staged_out = opt_.out_bytes_per_item > 0 && !IsPinned(batch.out);
+  absl::Status st = EnsureStaging(slot, slot.staged_in, slot.staged_out);
+  if (!st.ok()) return Fail(st, index);
+  if (!launcher_checked_) {
+    st = ValidateLauncher(slot, ChunkOf(batch.num_items, 1, 0));
+    if (!st.ok()) return Fail(st, index);
+    launcher_checked_ = true;
+  }
+
+  NvtxRange range(absl::StrCat("streampipe batch ", index, " ", PlanKindName(plan.kind),
+                               " n=", plan.streams));
+  st = Issue(slot, plan.streams, plan.kind != PlanKind::kStreamed);
+  ++next_index_;
+  if (!st.ok()) {
+    // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
+    for (std::size_t k = 0; k < slot.streams.size(); ++k) {
+      if (slot.done[k].Record(slot.streams[k]).ok()) {
+        (void)slot.done[k].Wait(opt_.wait_timeout);
+      }
+    }
+    (void)cudaGetLastError();
+    return Fail(st, index);
+  }
+  slot.busy = true;
+  queue_.push_back(next_slot_);
+  next_slot_ = (next_slot_ + 1) % opt_.max_in_flight;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
+  if (queue_.empty()) {
+    return absl::FailedPreconditionError("Collect: no batch is in flight");
+  }
+  const int si = queue_.front();
+  queue_.pop_front();
+  Slot& slot = slots_[static_cast<std::size_t>(si)];
+  slot.busy = false;
+  const std::int64_t index = slot.index;
+  const int n = slot.plan.streams;
+  const bool measured = slot.plan.kind != PlanKind::kStreamed;
+
+  if (slot.staged_out) {
+    // Pageable output: copy each chunk out of pinned staging as soon as its copy-out finished,
+    // while later chunks are still in flight.
+    const bool per_chunk = !measured && opt_.order != IssueOrder::kEnginePerStream;
+    const int parts = per_chunk ? n : 1;
+    for (int k = 0; k < parts; ++k) {
+      const cudaEvent_t ev =
+          per_chunk ? slot.done[static_cast<std::size_t>(k)].get() : slot.end_event().get();
+      absl::Status w = WaitForEvent(ev, opt_.wait_timeout);
+      if (!w.ok()) return Fail(w, index);
+      const Chunk c = ChunkOf(slot.batch.num_items, parts, k);
+      const std::size_t off = static_cast<std::size_t>(c.first * opt_.out_bytes_per_item);
+      std::memcpy(static_cast<std::byte*>(slot.batch.out) + off, slot.stage_out.data() + off,
+                  static_cast<std::size_t>(c.count * opt_.out_bytes_per_item));
+    }
+  }
+  absl::Status w = slot.end_event().Wait(opt_.wait_timeout);
+  if (!w.ok()) return Fail(w, index);
+
+  BatchStats st;
+  st.index = index;
+  st.items = slot.batch.num_items;
+  st.streams = n;
+  st.order = opt_.order;
+  st.kind = slot.plan.kind;
+  st.predicted_ms = slot.plan.predicted_ms;
+  st.staged_in = slot.staged_in;
+  st.staged_out = slot.staged_out;
+  absl::StatusOr<float> elapsed = ElapsedMs(slot.start_event(), slot.end_event());
+  if (!elapsed.ok()) return Fail(elapsed.status(), index);
+  st.elapsed_ms = *elapsed;
+  st.period_ms = st.elapsed_ms;
+  if (last_end_ != nullptr) {
+    // Overlapped with the previous batch: the time it added is from that batch's end.
+    absl::StatusOr<float> gap = ElapsedMs(*last_end_, slot.start_event());
+    if (gap.ok() && *gap < 0.0f) {
+      absl::StatusOr<float> since = ElapsedMs(*last_end_, slot.end_event());
+      if (since.ok()) st.period_ms = std::max(0.0f, *since);
+    }
+  }
+  last_end_ = &slot.end_event();
+
+  if (measured) {
+    float a = 0, b = 0, c = 0;
+    STREAMPIPE_ASSIGN_OR_RETURN(a, ElapsedMs(slot.comp[0], slot.comp[1]));
+    STREAMPIPE_ASSIGN_OR_RETURN(b, ElapsedMs(slot.comp[1], slot.comp[2]));
+    STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[2], slot.comp[3]));
+    st.components = {a, b, c};
+  }
+  if (opt_.record_timeline && !measured) {
+    BatchTimeline tl;
+    tl.batch = index;
+    tl.streams = n;
+    tl.order = std::string(IssueOrderName(opt_.order));
+    STREAMPIPE_ASSIGN_OR_RETURN(float t_start, ElapsedMs(epoch_, slot.start_event()));
+    tl.start_ms = t_start;
+    tl.end_ms = t_start + st.elapsed_ms;
+    for (int k = 0; k < n; ++k) {
+      const int stream = opt_.order == IssueOrder::kEnginePerStream ? -1 : k;
+      const TimelineOp ops[] = {TimelineOp::kCopyIn, TimelineOp::kKernel, TimelineOp::kCopyOut};
+      for (int i = 0; i < 3; ++i) {
+        STREAMPIPE_ASSIGN_OR_RETURN(float t0, ElapsedMs(epoch_, slot.marks[6 * k + 2 * i]));
+        STREAMPIPE_ASSIGN_OR_RETURN(float t1, ElapsedMs(epoch_, slot.marks[6 * k + 2 * i + 1]));
+        tl.spans.push_back({stream >= 0 ? stream : i, k, ops[i], t0, t1});
+      }
+    }
+    st.timeline = std::move(tl);
+  }
+  BatchObservation obs;
+  obs.items = st.items;
+  obs.measured_ms = st.elapsed_ms;
+  obs.components = st.components;
+  obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
+  obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);
+  (void)controller_->Observe(slot.plan, obs);
+  return st;
+}
+
+absl::Status StreamPipeline::Impl::Drain() {
+  absl::Status first;
+  while (!queue_.empty()) {
+    absl::StatusOr<BatchStats> s = Collect();
+    if (!s.ok() && first.ok()) first = s.status();
+  }
+  return first;
+}
+
+// ---- public ----
+
+StreamPipeline::StreamPipeline(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+StreamPipeline::StreamPipeline(StreamPipeline&&) noexcept = default;
+StreamPipeline& StreamPipeline::operator=(StreamPipeline&&) noexcept = default;
+StreamPipeline::~StreamPipeline() {
+  if (impl_) (void)impl_->Drain();
+}
+
+absl::StatusOr<StreamPipeline> StreamPipeline::Create(PipelineOptions options) {
+  auto impl = std::make_unique<Impl>(std::move(options));
+  absl::Status s = impl->Init();
+  if (!s.ok()) return AnnotateStatus(s, "creating the pipeline");
+  return StreamPipeline(std::move(impl));
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch) {
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Drain());
+  for (;;) {
+    STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, std::nullopt, false));
+    STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, impl_->Collect());
+    // Warm-up passes compute the batch too, but their timing is not the batch's: go on.
+    if (st.kind != PlanKind::kWarmup) return st;
+  }
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch, int streams) {
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Drain());
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, false));
+  return impl_->Collect();
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::MeasureComponents(const HostBatch& batch) {
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Drain());
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, true));
+  return impl_->Collect();
+}
+
+absl::Status StreamPipeline::Submit(const HostBatch& batch, std::optional<int> streams) {
+  return impl_->Submit(batch, streams, false);
+}
+absl::StatusOr<BatchStats> StreamPipeline::Collect() { return impl_->Collect(); }
+int StreamPipeline::in_flight() const { return impl_->in_flight(); }
+int StreamPipeline::chosen_streams() const { return impl_->chosen_streams(); }
+const DeviceTraits& StreamPipeline::traits() const { return impl_->traits(); }
+const StreamController& StreamPipeline::controller() const { return impl_->controller(); }
+const PipelineOptions& StreamPipeline::options() const { return impl_->options(); }
+
+}  // namespace streampipe

@@ -1,0 +1,376 @@
+// StreamPipeline against CPU references on fresh random data, outputs poisoned before each
+// run: every n in 1..64, every issue order, uneven splits, pinned and pageable memory, items
+// of different input and output sizes; automatic mode; asynchronous submission; errors.
+#include "streampipe/cuda/pipeline.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpu_test_util.hpp"
+#include "streampipe/core/timeline.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/error.hpp"
+#include "streampipe/cuda/resource_counts.hpp"
+#include "streampipe/cuda/workloads.hpp"
+#include "test_kernels.hpp"
+
+namespace streampipe {
+namespace {
+
+using testing::CalibratedTraits;
+using testing::FillRandom;
+using testing::Poison;
+using testing::TestRng;
+
+PipelineOptions AddScalarOptions(std::int64_t max_items, int iters, IssueOrder order,
+                                 int max_streams = 64) {
+  PipelineOptions o;
+  o.in_bytes_per_item = sizeof(float);
+  o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = max_items;
+  o.launch = AddScalarLauncher(iters);
+  o.max_streams = max_streams;
+  o.order = order;
+  o.traits = CalibratedTraits();
+  return o;
+}
+
+class PipelineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STREAMPIPE_REQUIRE_GPU();
+    before_ = LiveResources();
+  }
+  void TearDown() override {
+    if (!IsSkipped()) {
+      EXPECT_EQ(LiveResources(), before_) << "a CUDA resource leaked";
+    }
+  }
+  ResourceCounts before_;
+};
+
+struct OrderCase {
+  IssueOrder order;
+  bool pinned;
+};
+
+class EveryN : public PipelineTest, public ::testing::WithParamInterface<OrderCase> {};
+
+// Every n in 1..64 for one issue order and memory kind, on a batch of a prime number of items
+// (so every n > 1 splits unevenly).
+TEST_P(EveryN, MatchesCpuReference) {
+  const OrderCase c = GetParam();
+  constexpr std::int64_t kItems = 100'003;  // prime
+  constexpr int kIters = 7;
+  auto rng = TestRng();
+  std::vector<float> ref(kItems);
+  // Host buffers: pinned, or pageable std::vector.
+  PinnedBuffer<float> pin_in, pin_out;
+  std::vector<float> page_in, page_out;
+  float* in = nullptr;
+  float* out = nullptr;
+  if (c.pinned) {
+    pin_in = *PinnedBuffer<float>::Create(kItems);
+    pin_out = *PinnedBuffer<float>::Create(kItems);
+    in = pin_in.data();
+    out = pin_out.data();
+  } else {
+    page_in.resize(kItems);
+    page_out.resize(kItems);
+    in = page_in.data();
+    out = page_out.data();
+  }
+  {
+    absl::StatusOr<StreamPipeline> p =
+        StreamPipeline::Create(AddScalarOptions(kItems, kIters, c.order));
+    ASSERT_TRUE(p.ok()) << p.status();
+    for (int n = 1; n <= 64; ++n) {
+      FillRandom({in, static_cast<std::size_t>(kItems)}, rng);
+      AddScalarReference({in, static_cast<std::size_t>(kItems)}, ref, kIters);
+      Poison(out, kItems * sizeof(float));
+      absl::StatusOr<BatchStats> st = p->Run({in, out, kItems}, n);
+      ASSERT_TRUE(st.ok()) << "n=" << n << ": " << st.status();
+      EXPECT_EQ(st->streams, n);
+      EXPECT_EQ(st->staged_in, !c.pinned);
+      EXPECT_EQ(st->staged_out, !c.pinned);
+      EXPECT_GT(st->elapsed_ms, 0.0);
+      ASSERT_EQ(std::memcmp(out, ref.data(), kItems * sizeof(float)), 0)
+          << "n=" << n << " order=" << IssueOrderName(c.order) << " pinned=" << c.pinned;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Orders, EveryN,
+    ::testing::Values(OrderCase{IssueOrder::kDepthFirst, true},
+                      OrderCase{IssueOrder::kBreadthFirst, true},
+                      OrderCase{IssueOrder::kEnginePerStream, true},
+                      OrderCase{IssueOrder::kDepthFirst, false},
+                      OrderCase{IssueOrder::kBreadthFirst, false},
+                      OrderCase{IssueOrder::kEnginePerStream, false}),
+    [](const ::testing::TestParamInfo<OrderCase>& i) {
+      std::string s(IssueOrderName(i.param.order));
+      for (char& ch : s) {
+        if (ch == '-') ch = '_';
+      }
+      return s + (i.param.pinned ? "_pinned" : "_pageable");
+    });
+
+TEST_F(PipelineTest, DifferentInputAndOutputSizes) {
+  using testing::Triple;
+  constexpr std::int64_t kItems = 77'777;
+  auto rng = TestRng();
+  std::vector<Triple> in(kItems);
+  std::vector<std::uint64_t> out(kItems), ref(kItems);
+  PipelineOptions o;
+  o.in_bytes_per_item = sizeof(Triple);
+  o.out_bytes_per_item = sizeof(std::uint64_t);
+  o.max_items_per_batch = kItems;
+  o.launch = testing::MulAddLauncher();
+  o.max_streams = 16;
+  o.traits = CalibratedTraits();
+  for (IssueOrder order :
+       {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst, IssueOrder::kEnginePerStream}) {
+    o.order = order;
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    for (int n : {1, 3, 16}) {
+      for (std::int64_t i = 0; i < kItems; ++i) {
+        in[i] = {static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()),
+                 static_cast<std::uint32_t>(rng())};
+        ref[i] = static_cast<std::uint64_t>(in[i].a) * in[i].b + in[i].c;
+      }
+      Poison(out.data(), out.size() * sizeof(std::uint64_t));
+      absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems}, n);
+      ASSERT_TRUE(st.ok()) << st.status();
+      EXPECT_EQ(out, ref) << "n=" << n << " " << IssueOrderName(order);
+    }
+  }
+}
+
+TEST_F(PipelineTest, AutomaticModeWarmsUpMeasuresThenStreams) {
+  constexpr std::int64_t kItems = 4 << 20;  // 16 MiB each way
+  auto rng = TestRng();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  absl::StatusOr<StreamPipeline> p =
+      StreamPipeline::Create(AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 32));
+  ASSERT_TRUE(p.ok()) << p.status();
+  for (int batch = 0; batch < 4; ++batch) {
+    FillRandom(in.span(), rng);
+    AddScalarReference(in.span(), ref, 1);
+    Poison(out.data(), out.bytes());
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems});
+    ASSERT_TRUE(st.ok()) << st.status();
+    ASSERT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0) << "batch " << batch;
+    if (batch == 0) {
+      // The first call warms up and measures the components on this batch, non-streamed.
+      EXPECT_EQ(st->kind, PlanKind::kMeasure);
+      EXPECT_EQ(st->streams, 1);
+      EXPECT_GT(st->components.h2d_ms, 0.0);
+      EXPECT_GT(st->components.kernel_ms, 0.0);
+      EXPECT_GT(st->components.d2h_ms, 0.0);
+      EXPECT_NEAR(st->components.total_ms(), st->elapsed_ms, 0.1 * st->elapsed_ms);
+    } else {
+      EXPECT_EQ(st->kind, PlanKind::kStreamed);
+      EXPECT_GT(st->streams, 1) << "a transfer-bound 16 MiB batch should be streamed";
+      EXPECT_EQ(st->streams, p->chosen_streams());
+      EXPECT_GT(st->predicted_ms, 0.0);
+      EXPECT_LT(st->elapsed_ms, p->controller().reference()->measured_ms);
+    }
+  }
+}
+
+TEST_F(PipelineTest, SubmitAndCollectOverlapBatchesInOrder) {
+  constexpr std::int64_t kItems = 1 << 20;
+  constexpr int kBatches = 7;
+  auto rng = TestRng();
+  PipelineOptions o = AddScalarOptions(kItems, 3, IssueOrder::kDepthFirst, 8);
+  o.max_in_flight = 3;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::vector<PinnedBuffer<float>> ins, outs;
+  std::vector<std::vector<float>> refs;
+  for (int b = 0; b < kBatches; ++b) {
+    ins.push_back(*PinnedBuffer<float>::Create(kItems));
+    outs.push_back(*PinnedBuffer<float>::Create(kItems));
+    FillRandom(ins.back().span(), rng);
+    Poison(outs.back().data(), outs.back().bytes());
+    refs.emplace_back(kItems);
+    AddScalarReference(ins.back().span(), refs.back(), 3);
+  }
+  int collected = 0;
+  for (int b = 0; b < kBatches; ++b) {
+    if (p->in_flight() == 3) {
+      absl::StatusOr<BatchStats> st = p->Collect();
+      ASSERT_TRUE(st.ok()) << st.status();
+      EXPECT_EQ(st->index, collected++);
+    }
+    ASSERT_TRUE(p->Submit({ins[b].data(), outs[b].data(), kItems}, 1 + b % 4).ok());
+  }
+  // A fourth batch in flight is refused, clearly.
+  absl::Status full = p->Submit({ins[0].data(), outs[0].data(), kItems}, 2);
+  EXPECT_EQ(full.code(), absl::StatusCode::kFailedPrecondition);
+  while (p->in_flight() > 0) {
+    absl::StatusOr<BatchStats> st = p->Collect();
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_EQ(st->index, collected++);
+    EXPECT_LE(st->period_ms, st->elapsed_ms + 1e-3);
+  }
+  for (int b = 0; b < kBatches; ++b) {
+    EXPECT_EQ(std::memcmp(outs[b].data(), refs[b].data(), outs[b].bytes()), 0) << "batch " << b;
+  }
+  EXPECT_EQ(p->Collect().status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST_F(PipelineTest, TimelineHasEverySubChunkInOrder) {
+  constexpr std::int64_t kItems = 1 << 20;
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  for (IssueOrder order :
+       {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst, IssueOrder::kEnginePerStream}) {
+    PipelineOptions o = AddScalarOptions(kItems, 50, order, 8);
+    o.record_timeline = true;
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems}, 8);
+    ASSERT_TRUE(st.ok()) << st.status();
+    ASSERT_TRUE(st->timeline.has_value());
+    const BatchTimeline& tl = *st->timeline;
+    ASSERT_EQ(tl.spans.size(), 24u);
+    for (int k = 0; k < 8; ++k) {
+      const TimelineSpan& h2d = tl.spans[3 * k];
+      const TimelineSpan& ker = tl.spans[3 * k + 1];
+      const TimelineSpan& d2h = tl.spans[3 * k + 2];
+      EXPECT_EQ(h2d.op, TimelineOp::kCopyIn);
+      EXPECT_LE(h2d.start_ms, h2d.end_ms);
+      EXPECT_LE(h2d.end_ms, ker.end_ms);  // a chunk's kernel ends after its copy-in
+      EXPECT_LE(ker.end_ms, d2h.end_ms);
+      EXPECT_GE(h2d.start_ms, tl.start_ms - 1e-3);
+      EXPECT_LE(d2h.end_ms, tl.end_ms + 1e-3);
+    }
+    const std::string json = ChromeTraceJson(std::span<const BatchTimeline>(&tl, 1));
+    EXPECT_NE(json.find("\"copy-in 7\""), std::string::npos);
+  }
+}
+
+TEST_F(PipelineTest, BadBatchesAreClearErrors) {
+  constexpr std::int64_t kItems = 1000;
+  std::vector<float> in(kItems), out(kItems);
+  absl::StatusOr<StreamPipeline> p =
+      StreamPipeline::Create(AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8));
+  ASSERT_TRUE(p.ok()) << p.status();
+  struct Case {
+    HostBatch batch;
+    int n;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{in.data(), out.data(), 0}, 1, "the batch has 0 items"},
+      {{in.data(), out.data(), kItems + 1}, 1, "at most 1000"},
+      {{nullptr, out.data(), kItems}, 1, "input pointer is null"},
+      {{in.data(), nullptr, kItems}, 1, "output pointer is null"},
+      {{in.data(), out.data(), kItems}, 0, "0 streams requested"},
+      {{in.data(), out.data(), kItems}, 9, "9 streams requested; the pool has 1 to 8"},
+      {{in.data(), out.data(), 5}, 6, "6 streams requested for 5 items"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<BatchStats> st = p->Run(c.batch, c.n);
+    ASSERT_FALSE(st.ok()) << c.message;
+    EXPECT_EQ(st.status().code(), absl::StatusCode::kInvalidArgument) << st.status();
+    EXPECT_NE(st.status().message().find(c.message), std::string::npos) << st.status();
+    EXPECT_NE(st.status().message().find("batch "), std::string::npos) << st.status();
+  }
+  // The pipeline still works after the refusals.
+  EXPECT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
+}
+
+TEST_F(PipelineTest, BadOptionsAreClearErrors) {
+  PipelineOptions o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
+  o.launch = nullptr;
+  EXPECT_NE(StreamPipeline::Create(o).status().message().find("launch is empty"),
+            std::string::npos);
+  o = AddScalarOptions(0, 1, IssueOrder::kDepthFirst);
+  EXPECT_NE(StreamPipeline::Create(o).status().message().find("max_items_per_batch is 0"),
+            std::string::npos);
+  o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
+  o.in_bytes_per_item = 0;
+  o.out_bytes_per_item = 0;
+  EXPECT_FALSE(StreamPipeline::Create(o).ok());
+  o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
+  o.max_streams = 0;
+  EXPECT_FALSE(StreamPipeline::Create(o).ok());
+  o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
+  o.model = "nonsense";
+  EXPECT_NE(StreamPipeline::Create(o).status().message().find("unknown model"),
+            std::string::npos);
+  // Out of device memory at creation: a clean, non-sticky Status; a smaller one works after.
+  o = AddScalarOptions(std::int64_t{1} << 46, 1, IssueOrder::kDepthFirst);
+  absl::StatusOr<StreamPipeline> huge = StreamPipeline::Create(o);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
+  EXPECT_FALSE(IsStickyCudaError(huge.status()));
+  EXPECT_TRUE(StreamPipeline::Create(AddScalarOptions(1000, 1, IssueOrder::kDepthFirst)).ok());
+}
+
+TEST_F(PipelineTest, BrokenLaunchersAreCaught) {
+  constexpr std::int64_t kItems = 1000;
+  std::vector<float> in(kItems), out(kItems);
+  struct Case {
+    KernelLauncher launch;
+    const char* message;
+  };
+  const Case cases[] = {
+      {[](const LaunchArgs&) { return absl::OkStatus(); }, "enqueued nothing"},
+      {[](const LaunchArgs&) -> absl::Status { throw std::runtime_error("boom"); },
+       "the kernel launcher threw: boom"},
+      {[](const LaunchArgs&) { return absl::UnavailableError("user says no"); }, "user says no"},
+      {testing::WrongStreamLauncher(), "the stream it was given"},
+  };
+  for (const Case& c : cases) {
+    PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 4);
+    o.launch = c.launch;
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems}, 2);
+    ASSERT_FALSE(st.ok()) << c.message;
+    EXPECT_NE(st.status().message().find(c.message), std::string::npos) << st.status();
+    EXPECT_FALSE(IsStickyCudaError(st.status()));
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST_F(PipelineTest, LauncherFailingMidBatchLeavesPipelineUsable) {
+  constexpr std::int64_t kItems = 10'000;
+  std::vector<float> in(kItems, 1.0f), out(kItems);
+  int calls = 0;
+  bool fail = false;
+  PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8);
+  const KernelLauncher good = AddScalarLauncher(1);
+  o.launch = [&](const LaunchArgs& a) -> absl::Status {
+    ++calls;
+    if (fail && a.first_item > 0) return absl::AbortedError("third chunk refused");
+    return good(a);
+  };
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
+  fail = true;
+  absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems}, 4);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.status().message().find("sub-chunk 1"), std::string::npos) << st.status();
+  fail = false;
+  Poison(out.data(), out.size() * sizeof(float));
+  ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
+  std::vector<float> ref(kItems);
+  AddScalarReference(in, ref, 1);
+  EXPECT_EQ(out, ref);
+}
+
+}  // namespace
+}  // namespace streampipe
