@@ -72,20 +72,20 @@ int RunCalibrate(const std::vector<std::string>& args) {
   std::cerr << absl::StrFormat(
       "  L+o        h2d %.2f us   d2h %.2f us\n"
       "  G          h2d %.2f GB/s d2h %.2f GB/s\n"
-      "  duplex     %.2f GB/s together (h2d %.2f, d2h %.2f GB/s each)\n"
+      "  duplex     %.2f GB/s together in a two-stream test; fitted to the sweep: %.2f GB/s each\n"
       "  g          h2d %.2f us   d2h %.2f us\n"
       "  sub-chunk  %.2f us per stream (4 KiB in, empty kernel, 4 KiB out)\n"
       "  c          %.2f us per stream (current model, fitted to the add-scalar sweep)\n",
       t.h2d.latency_ms * 1e3, t.d2h.latency_ms * 1e3, Gbps(t.h2d.ms_per_byte),
       Gbps(t.d2h.ms_per_byte), c->profile.duplex_gbps, Gbps(t.h2d.duplex_ms_per_byte),
-      Gbps(t.d2h.duplex_ms_per_byte), t.h2d.gap_ms * 1e3, t.d2h.gap_ms * 1e3,
+      t.h2d.gap_ms * 1e3, t.d2h.gap_ms * 1e3,
       c->profile.sub_chunk_cost_ms * 1e3, t.stream_overhead_ms * 1e3);
   if (!c->sweep.empty()) {
     std::cerr << absl::StrFormat("  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms\n",
                                  c->sweep_bytes / (1 << 20));
     for (const SweepSample& w : c->sweep) {
       std::cerr << absl::StrFormat("    %4d %10.4f %10.4f\n", w.streams, w.measured_ms,
-                                   w.model_ms + t.stream_overhead_ms * (w.streams - 1));
+                                   w.model_ms);
     }
   }
   if (output.empty()) {

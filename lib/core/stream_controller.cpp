@@ -1,10 +1,25 @@
 #include "streampipe/core/stream_controller.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "streampipe/core/json_writer.hpp"
 
 namespace streampipe {
+namespace {
+
+constexpr std::size_t kMaxSamplesPerN = 32;
+constexpr std::size_t kRecent = 8;  // samples used for medians when comparing
+
+bool Finite(double v) { return std::isfinite(v) && v >= 0.0; }
+
+std::vector<double> Recent(const std::vector<double>& v, std::size_t k) {
+  return {v.end() - static_cast<long>(std::min(k, v.size())), v.end()};
+}
+
+}  // namespace
 
 const char* PlanKindName(PlanKind kind) {
   switch (kind) {
@@ -14,55 +29,325 @@ const char* PlanKindName(PlanKind kind) {
       return "measure";
     case PlanKind::kStreamed:
       return "streamed";
+    case PlanKind::kExplore:
+      return "explore";
   }
   return "unknown";
 }
 
+const char* EventKindName(EventKind kind) {
+  switch (kind) {
+    case EventKind::kInitial:
+      return "initial";
+    case EventKind::kDrift:
+      return "drift";
+    case EventKind::kExploration:
+      return "exploration";
+  }
+  return "unknown";
+}
+
+std::string EventJson(const RederivationEvent& e, std::int64_t batch) {
+  std::string out;
+  JsonWriter j(&out);
+  j.BeginObject();
+  j.Key("batch");
+  j.Int(batch);
+  j.Key("event");
+  j.String(EventKindName(e.kind));
+  j.Key("reason");
+  j.String(e.reason);
+  j.Key("old_streams");
+  j.Int(e.old_streams);
+  j.Key("new_streams");
+  j.Int(e.new_streams);
+  j.Key("old_predicted_ms");
+  j.Double(e.old_predicted_ms);
+  j.Key("new_predicted_ms");
+  j.Double(e.new_predicted_ms);
+  j.Key("measured_ms");
+  j.Double(e.measured_ms);
+  j.Key("mean_ratio");
+  j.Double(e.mean_ratio);
+  j.Key("stream_overhead_ms");
+  j.Double(e.stream_overhead_ms);
+  j.EndObject();
+  return out;
+}
+
+absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
+  absl::Status s = ValidateDriftDetectorOptions(o.detector);
+  if (!s.ok()) return s;
+  auto range = [](const char* what, double v, double lo, double hi) -> absl::Status {
+    if (std::isfinite(v) && v >= lo && v <= hi) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " is ", v, "; it must be in [", lo, ", ", hi, "]"));
+  };
+  for (absl::Status r : {
+           range("warmup_batches", o.warmup_batches, 0, 1000),
+           range("cooldown_batches", o.cooldown_batches, 1, 100000),
+           range("exploration budget", o.exploration.budget, 0.0, 0.5),
+           range("exploration burst", o.exploration.burst, 0, 100),
+           range("exploration samples_per_candidate", o.exploration.samples_per_candidate, 1,
+                 32),
+           range("exploration switch_margin", o.exploration.switch_margin, 0.0, 0.5),
+           range("exploration revisit_batches", o.exploration.revisit_batches, 1, 1e9),
+       }) {
+    if (!r.ok()) return r;
+  }
+  absl::StatusOr<std::vector<int>> c = CandidateStreams(o.candidates);
+  if (!c.ok()) return c.status();
+  return absl::OkStatus();
+}
+
 StreamController::StreamController(std::unique_ptr<StreamModel> model, DeviceTraits traits,
-                                   ControllerOptions options)
-    : model_(std::move(model)), traits_(std::move(traits)), options_(options) {}
+                                   AdaptiveOptions options)
+    : model_(std::move(model)),
+      traits_(std::move(traits)),
+      options_(options),
+      detector_(options.detector),
+      c_(traits_.stream_overhead_ms) {}
+
+double StreamController::Median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+double StreamController::ModelMs(int n, double c) const {
+  ModelTerms t = *terms_;
+  t.stream_overhead = c;
+  const LinearizedModel lin = options_.steady_state ? LinearizedModel(SteadyStatePaths(t))
+                                                    : LinearizedModel(*model_, t);
+  return lin.TotalMs(n);
+}
+
+int StreamController::ClampToItems(int n, std::int64_t items) const {
+  if (n <= items) return n;
+  int best = 1;
+  for (int c : candidates_) {
+    if (c <= items) best = c;
+  }
+  return best;
+}
+
+double StreamController::PredictMs(int streams, std::int64_t items) const {
+  if (!terms_ || !reference_ || reference_->items <= 0) return 0.0;
+  const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
+  const double model = ModelMs(streams, c_);
+  if (level_ > 0.0) {
+    const double at_star = ModelMs(n_star_, c_);
+    return at_star > 0.0 ? level_ * model / at_star * scale : 0.0;
+  }
+  return model * scale;
+}
 
 absl::StatusOr<StreamChoice> StreamController::Choose(std::int64_t items) const {
-  if (!reference_) {
-    return absl::FailedPreconditionError("no non-streamed measurement yet");
-  }
+  if (!reference_) return absl::FailedPreconditionError("no non-streamed measurement yet");
   const double scale =
-      reference_->items > 0 ? static_cast<double>(items) / static_cast<double>(reference_->items)
-                            : 1.0;
+      static_cast<double>(items) / static_cast<double>(std::max<std::int64_t>(1, reference_->items));
   Workload w;
   w.times = {reference_->components.h2d_ms * scale, reference_->components.kernel_ms * scale,
              reference_->components.d2h_ms * scale};
   w.bytes = {reference_->h2d_bytes * scale, reference_->d2h_bytes * scale};
   w.problem_size = static_cast<double>(items);
-  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(traits_, w);
+  DeviceTraits t = traits_;
+  t.stream_overhead_ms = c_;
+  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
   if (!terms.ok()) return terms.status();
   CandidateOptions c = options_.candidates;
   c.num_items = items;
   return ChooseNumStreams(*model_, *terms, c);
 }
 
+void StreamController::AddEvent(EventKind kind, std::string reason, int old_n, double old_pred,
+                                int new_n, double measured, double mean_ratio) {
+  RederivationEvent e;
+  e.observation = observations_;
+  e.kind = kind;
+  e.reason = std::move(reason);
+  e.old_streams = old_n;
+  e.new_streams = new_n;
+  e.old_predicted_ms = old_pred;
+  e.new_predicted_ms = reference_ ? PredictMs(new_n, reference_->items) : 0.0;
+  e.measured_ms = measured;
+  e.mean_ratio = mean_ratio;
+  e.stream_overhead_ms = c_;
+  events_.push_back(std::move(e));
+}
+
+void StreamController::Derive(EventKind kind, std::string reason, double measured_ms) {
+  Workload w;
+  w.times = reference_->components;
+  w.bytes = {reference_->h2d_bytes, reference_->d2h_bytes};
+  w.problem_size = static_cast<double>(reference_->items);
+  DeviceTraits t = traits_;
+  t.stream_overhead_ms = 0.0;
+  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
+  CandidateOptions co = options_.candidates;
+  co.num_items = reference_->items;
+  absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
+  candidates_ = cand.ok() ? *cand : std::vector<int>{1};
+  const int old_n = kind == EventKind::kInitial ? 1 : pending_old_n_;
+  const double old_pred = pending_old_pred_;
+  if (terms.ok()) {
+    terms_ = *terms;
+    int best = candidates_.front();
+    double best_ms = ModelMs(best, c_);
+    for (int n : candidates_) {
+      const double ms = ModelMs(n, c_);
+      if (ms < best_ms * (1.0 - 1e-12)) {
+        best = n;
+        best_ms = ms;
+      }
+    }
+    n_star_ = best;
+  } else {
+    terms_.reset();  // the measurement cannot be modelled (e.g. zero copies and no G): n = 1
+    n_star_ = 1;
+  }
+  level_ = 0.0;
+  learning_.clear();
+  samples_.clear();
+  suggested_.reset();
+  detector_.Reset();
+  tokens_ = options_.exploration.burst;
+  need_measure_ = false;
+  AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
+  pending_ratio_ = 1.0;
+  pending_old_pred_ = 0.0;
+}
+
+void StreamController::RequestRemeasure(std::string reason) {
+  if (need_measure_) return;
+  need_measure_ = true;
+  pending_kind_ = EventKind::kDrift;
+  pending_reason_ = std::move(reason);
+  pending_old_n_ = n_star_;
+  pending_old_pred_ = level_;
+  pending_ratio_ = detector_.samples() > 0 ? detector_.mean_ratio() : 1.0;
+}
+
+std::optional<int> StreamController::ExploreTarget() const {
+  const int need = options_.exploration.samples_per_candidate;
+  auto count = [&](int n) {
+    auto it = samples_.find(n);
+    return it == samples_.end() ? 0 : static_cast<int>(it->second.ms.size());
+  };
+  if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need) return suggested_;
+  const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
+  if (it == candidates_.end()) return std::nullopt;
+  std::vector<int> neighbours;
+  if (it != candidates_.begin()) neighbours.push_back(*(it - 1));
+  if (it + 1 != candidates_.end()) neighbours.push_back(*(it + 1));
+  // Unexplored neighbours first, the one the model thinks faster first (model-guided).
+  std::optional<int> best;
+  double best_ms = 0.0;
+  for (int n : neighbours) {
+    if (count(n) >= need) continue;
+    const double ms = ModelMs(n, c_);
+    if (!best || ms < best_ms) {
+      best = n;
+      best_ms = ms;
+    }
+  }
+  if (best) return best;
+  // Then neighbours not measured for a long time (the workload may have moved slowly).
+  for (int n : neighbours) {
+    auto s = samples_.find(n);
+    if (s != samples_.end() &&
+        observations_ - s->second.last_observation > options_.exploration.revisit_batches) {
+      return n;
+    }
+  }
+  return std::nullopt;
+}
+
 BatchPlan StreamController::Plan(std::int64_t items) {
   if (warmups_done_ < options_.warmup_batches) return {PlanKind::kWarmup, 1, 0.0};
-  if (!reference_) return {PlanKind::kMeasure, 1, 0.0};
-  if (items != chosen_for_items_) {
-    absl::StatusOr<StreamChoice> c = Choose(items);
-    if (c.ok()) {
-      streams_ = c->streams;
-      predicted_ms_ = c->predicted_ms;
-    } else {
-      streams_ = 1;  // no candidate fits (e.g. fewer items than min work): whole batch
-      predicted_ms_ = 0.0;
-    }
-    chosen_for_items_ = items;
+  if (!reference_ || need_measure_) {
+    return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0};
   }
-  return {PlanKind::kStreamed, streams_, predicted_ms_};
+  if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
+    if (std::optional<int> target = ExploreTarget()) {
+      const int n = ClampToItems(*target, items);
+      if (n != n_star_) return {PlanKind::kExplore, n, PredictMs(n, items)};
+    }
+  }
+  const int n = ClampToItems(n_star_, items);
+  return {PlanKind::kStreamed, n, PredictMs(n, items)};
+}
+
+void StreamController::Refit() {
+  const auto star = samples_.find(n_star_);
+  if (!terms_ || star == samples_.end() || star->second.ms.empty()) return;
+  const double t_star = Median(Recent(star->second.ms, kRecent));
+  std::vector<std::pair<int, double>> ratios;  // log(t_n / t_star)
+  for (const auto& [n, s] : samples_) {
+    if (n == n_star_ || s.ms.empty()) continue;
+    ratios.emplace_back(n, std::log(Median(Recent(s.ms, kRecent)) / t_star));
+  }
+  if (ratios.empty()) return;
+  auto loss = [&](double c) {
+    const double ms_star = ModelMs(n_star_, c);
+    double l = 0.0;
+    for (const auto& [n, r] : ratios) {
+      const double d = r - std::log(ModelMs(n, c) / ms_star);
+      l += d * d;
+    }
+    return l;
+  };
+  // A log-spaced grid, then golden-section refinement around the best grid point.
+  const double c_max = std::max({10.0 * traits_.stream_overhead_ms, 10.0 * c_, 0.05});
+  std::vector<double> grid = {0.0};
+  for (int i = 0; i <= 48; ++i) grid.push_back(c_max * std::pow(10.0, -4.0 + 4.0 * i / 48.0));
+  std::size_t bi = 0;
+  double bl = loss(grid[0]);
+  for (std::size_t i = 1; i < grid.size(); ++i) {
+    const double l = loss(grid[i]);
+    if (l < bl) {
+      bl = l;
+      bi = i;
+    }
+  }
+  double lo = grid[bi == 0 ? 0 : bi - 1];
+  double hi = grid[std::min(grid.size() - 1, bi + 1)];
+  const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
+  for (int i = 0; i < 40 && hi - lo > 1e-9; ++i) {
+    const double a = hi - phi * (hi - lo);
+    const double b = lo + phi * (hi - lo);
+    if (loss(a) <= loss(b)) {
+      hi = b;
+    } else {
+      lo = a;
+    }
+  }
+  const double c = 0.5 * (lo + hi);
+  if (loss(c) <= bl) c_ = c;
+  else c_ = grid[bi];
+  // Model-guided: what does the re-fitted model prefer? Explore it if not measured yet.
+  int best = n_star_;
+  double best_ms = ModelMs(n_star_, c_);
+  for (int n : candidates_) {
+    const double ms = ModelMs(n, c_);
+    if (ms < best_ms * (1.0 - 1e-9)) {
+      best = n;
+      best_ms = ms;
+    }
+  }
+  if (best != n_star_ && !samples_.count(best)) {
+    suggested_ = best;
+  } else {
+    suggested_.reset();
+  }
 }
 
 absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObservation& obs) {
   const double values[] = {obs.measured_ms, obs.components.h2d_ms, obs.components.kernel_ms,
                            obs.components.d2h_ms, obs.h2d_bytes, obs.d2h_bytes};
   for (double v : values) {
-    if (!std::isfinite(v) || v < 0.0) {
+    if (!Finite(v)) {
       return absl::InvalidArgumentError(
           absl::StrCat("timing observation ", v, " is not a finite non-negative number"));
     }
@@ -70,16 +355,85 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   if (obs.items <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("observation of ", obs.items, " items"));
   }
+  if (plan.kind != PlanKind::kWarmup && !(obs.measured_ms > 0.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a ", PlanKindName(plan.kind), " batch measured ", obs.measured_ms,
+                     " ms; a timed batch must take > 0 ms"));
+  }
+  ++observations_;
   switch (plan.kind) {
     case PlanKind::kWarmup:
       ++warmups_done_;
-      break;
-    case PlanKind::kMeasure:
+      return absl::OkStatus();
+    case PlanKind::kMeasure: {
+      const bool first = !reference_.has_value();
       reference_ = obs;
-      chosen_for_items_ = 0;  // re-choose at the next Plan
-      break;
+      if (first) {
+        Derive(EventKind::kInitial, "first non-streamed measurement", obs.measured_ms);
+      } else {
+        Derive(pending_kind_, pending_reason_, obs.measured_ms);
+      }
+      return absl::OkStatus();
+    }
     case PlanKind::kStreamed:
+    case PlanKind::kExplore:
       break;
+  }
+  if (!reference_) return absl::OkStatus();
+  // Normalize to the reference item count, so that short batches compare.
+  const double t = obs.measured_ms * static_cast<double>(reference_->items) /
+                   static_cast<double>(obs.items);
+  Samples& s = samples_[plan.streams];
+  s.ms.push_back(t);
+  if (s.ms.size() > kMaxSamplesPerN) s.ms.erase(s.ms.begin());
+  s.last_observation = observations_;
+
+  if (plan.kind == PlanKind::kExplore) {
+    tokens_ -= 1.0;
+    ++explorations_;
+    const auto star = samples_.find(n_star_);
+    if (options_.online_calibration) Refit();
+    if (level_ > 0.0 && star != samples_.end() &&
+        static_cast<int>(s.ms.size()) >= options_.exploration.samples_per_candidate) {
+      const double med = Median(Recent(s.ms, options_.exploration.samples_per_candidate));
+      const double ref = Median(Recent(star->second.ms, kRecent));
+      if (med < ref * (1.0 - options_.exploration.switch_margin)) {
+        const int old = n_star_;
+        n_star_ = plan.streams;
+        learning_ = Recent(s.ms, options_.exploration.samples_per_candidate);
+        level_ = 0.0;
+        detector_.Reset();
+        suggested_.reset();
+        if (options_.online_calibration) Refit();
+        AddEvent(EventKind::kExploration,
+                 absl::StrFormat("n=%d measured %.4f ms (median), n=%d %.4f ms", plan.streams, med,
+                                 old, ref),
+                 old, ref, n_star_, med, med / ref);
+        if (static_cast<int>(learning_.size()) >= options_.cooldown_batches) {
+          level_ = Median(learning_);
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // A streamed batch at n* (a batch clamped to fewer streams only adds its sample).
+  if (plan.streams != n_star_) return absl::OkStatus();
+  tokens_ = std::min<double>(options_.exploration.burst,
+                             tokens_ + options_.exploration.budget);
+  if (level_ <= 0.0) {
+    learning_.push_back(t);
+    if (static_cast<int>(learning_.size()) >= options_.cooldown_batches) {
+      level_ = Median(learning_);
+    }
+    return absl::OkStatus();
+  }
+  absl::Status d = detector_.AddMeasurement(t, level_);
+  if (!d.ok()) return d;
+  if (detector_.HasDrifted() && options_.adapt) {
+    RequestRemeasure(absl::StrFormat("%s: measured/predicted %.3f over %d batches",
+                                     detector_.reason(), detector_.mean_ratio(),
+                                     detector_.samples()));
   }
   return absl::OkStatus();
 }

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -135,6 +136,10 @@ absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
 }  // namespace
 
 absl::Status ReadTextFile(const std::string& path, std::string* out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot read: it is a directory"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "streampipe/core/least_squares.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/werkhoven.hpp"
 #include "streampipe/cuda/buffer.hpp"
@@ -150,27 +151,33 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
         2.0 * mb / std::max(cal.duplex_h2d_ms, cal.duplex_d2h_ms) / 1e6;
   }
 
-  // g: k back-to-back copies of 1 MiB against one copy of k MiB.
+  // g: the same total (k_max MiB) sent as k = 1, 2, 4, ..., k_max back-to-back copies in one
+  // stream; by section V, t(k) = L+o + B*G + g*(k-1): g is the least-squares slope on k - 1
+  // (more robust than the difference of two ~1 ms times).
   {
-    const int k = static_cast<int>(std::min<std::size_t>(o.quick ? 32 : 64, max_bytes >> 20));
-    const std::size_t chunk = std::size_t{1} << 20;
-    cal.gap_copies = k;
+    const int kmax = static_cast<int>(std::min<std::size_t>(o.quick ? 32 : 64, max_bytes >> 20));
+    cal.gap_copies = kmax;
+    const std::size_t total = static_cast<std::size_t>(kmax) << 20;
     for (const bool in : {true, false}) {
       const cudaMemcpyKind kind = in ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
       void* dst = in ? static_cast<void*>(d1.data()) : static_cast<void*>(h2.data());
       const void* src = in ? static_cast<const void*>(h1.data()) : d1.data();
-      STREAMPIPE_ASSIGN_OR_RETURN(double many, TimeIt(b, warm, reps, [&]() -> absl::Status {
-        for (int i = 0; i < k; ++i) {
-          STREAMPIPE_RETURN_IF_ERROR(copy(static_cast<std::byte*>(dst) + i * chunk,
-                                          static_cast<const std::byte*>(src) + i * chunk, chunk,
-                                          kind, b.s1.get()));
-        }
-        return absl::OkStatus();
-      }));
-      STREAMPIPE_ASSIGN_OR_RETURN(double one, TimeIt(b, warm, reps, [&] {
-        return copy(dst, src, k * chunk, kind, b.s1.get());
-      }));
-      (in ? t.h2d : t.d2h).gap_ms = std::max(0.0, (many - one) / (k - 1));
+      std::vector<double> a, y;
+      for (int k = 1; k <= kmax; k *= 2) {
+        const std::size_t chunk = total / k;
+        STREAMPIPE_ASSIGN_OR_RETURN(double ms, TimeIt(b, warm, reps, [&]() -> absl::Status {
+          for (int i = 0; i < k; ++i) {
+            STREAMPIPE_RETURN_IF_ERROR(copy(static_cast<std::byte*>(dst) + i * chunk,
+                                            static_cast<const std::byte*>(src) + i * chunk,
+                                            chunk, kind, b.s1.get()));
+          }
+          return absl::OkStatus();
+        }));
+        a.insert(a.end(), {1.0, k - 1.0});
+        y.push_back(ms);
+      }
+      STREAMPIPE_ASSIGN_OR_RETURN(LinearFit fit, FitLeastSquares(a, 2, y));
+      (in ? t.h2d : t.d2h).gap_ms = std::max(0.0, fit.coefficients[1]);
     }
   }
 
@@ -224,9 +231,13 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     cal.profile.sub_chunk_cost_ms = std::max(0.0, sxy / sxx);
   }
 
-  // c: the add-scalar pipeline (max_bytes / 4 floats each way at most 64 MiB, one iteration),
-  // depth-first on n streams, against the current model without c; least squares through the
-  // origin of (measured - model) on (n - 1).
+  // G' and c in situ: the add-scalar pipeline (at most 64 MiB each way, one iteration: copy
+  // bound), depth-first on n streams. In the current model's copy-in bound,
+  //   T(n) = [L+o + x_hd/n + g(n-1) + tE/n + L+o + x_dh/n] + (n-1)/n * x'_hd + c (n-1),
+  // linear in the duplex copy time x'_hd and the per-stream overhead c: least squares over
+  // n = 2..64. The two-stream test above splits the link unevenly between the directions
+  // (the first to finish got more); in a pipeline the overlap is symmetric, which this fit
+  // measures. It replaces G' when it is plausible (1 <= x'/x <= 2).
   t.stream_overhead_ms = 0.0;
   if (o.fit_stream_overhead) {
     const std::size_t bytes = std::min<std::size_t>(max_bytes, std::size_t{64} << 20);
@@ -252,19 +263,37 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchAddScalar(din, dout, items, 1, b.s1.get()));
       return absl::OkStatus();
     }));
+    const double x_hd = std::max(0.0, th1 - t.h2d.latency_ms);
+    const double x_dh = std::max(0.0, td1 - t.d2h.latency_ms);
+    std::vector<double> a, y;
+    std::vector<std::pair<int, double>> measured;
+    for (int n : {1, 2, 4, 8, 16, 32, 64}) {
+      STREAMPIPE_ASSIGN_OR_RETURN(double ms, run(n));
+      measured.emplace_back(n, ms);
+      if (n == 1) continue;
+      const double base = t.h2d.latency_ms + x_hd / n + t.h2d.gap_ms * (n - 1) + tk1 / n +
+                          t.d2h.latency_ms + x_dh / n;
+      a.push_back((n - 1.0) / n);
+      a.push_back(n - 1.0);
+      y.push_back(ms - base);
+    }
+    absl::StatusOr<LinearFit> fit = FitLeastSquares(a, 2, y);
+    if (fit.ok() && x_hd > 0.0) {
+      const double ratio = fit->coefficients[0] / x_hd;
+      if (ratio >= 1.0 && ratio <= 2.0) {
+        t.h2d.duplex_ms_per_byte = t.h2d.ms_per_byte * ratio;
+        t.d2h.duplex_ms_per_byte = t.d2h.ms_per_byte * ratio;
+      }
+      t.stream_overhead_ms = std::max(0.0, fit->coefficients[1]);
+    }
+    // Report the model with the fitted parameters next to each measurement.
     Workload w;
     w.times = {th1, tk1, td1};
     STREAMPIPE_ASSIGN_OR_RETURN(ModelTerms terms, ComputeModelTerms(t, w));
     const std::unique_ptr<StreamModel> model = MakeModel(ModelKind::kCurrent);
-    double num = 0.0, den = 0.0;
-    for (int n : {1, 2, 4, 8, 16, 32, 64}) {
-      STREAMPIPE_ASSIGN_OR_RETURN(double ms, run(n));
-      const double base = model->Predict(terms, n).total_ms;
-      cal.sweep.push_back({n, ms, base});
-      num += (n - 1) * (ms - base);
-      den += static_cast<double>(n - 1) * (n - 1);
+    for (const auto& [n, ms] : measured) {
+      cal.sweep.push_back({n, ms, model->Predict(terms, n).total_ms});
     }
-    t.stream_overhead_ms = std::max(0.0, num / den);
   }
   STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
   cal.profile.driver_version = cal.device.driver_version;

@@ -9,13 +9,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <chrono>
 #include <deque>
+#include <fstream>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/model.hpp"
+#include "streampipe/core/parallel_copy.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -122,14 +125,19 @@ class StreamPipeline::Impl {
   absl::Status Submit(const HostBatch& batch, std::optional<int> streams, bool measure);
   absl::StatusOr<BatchStats> Collect();
 
-  int in_flight() const { return static_cast<int>(queue_.size()); }
+  int in_flight() const { return static_cast<int>(queue_.size() + drained_.size()); }
+  int on_gpu() const { return static_cast<int>(queue_.size()); }
+  absl::StatusOr<ContinuousSummary> RunContinuous(BatchSource& source, BatchSink& sink,
+                                                  const ContinuousOptions& options);
   int chosen_streams() const { return controller_->streams(); }
   const DeviceTraits& traits() const { return controller_->traits(); }
   const StreamController& controller() const { return *controller_; }
   const PipelineOptions& options() const { return opt_; }
 
-  // Waits for everything in flight (after an error), bounded; returns the first error.
-  absl::Status Drain();
+  // Collects everything on the GPU (bounded waits) and keeps the results for Collect().
+  void Drain();
+  // Drain() and drop the results (destructor).
+  void DiscardAll();
 
  private:
   absl::Status Validate(const HostBatch& batch, int streams) const;
@@ -140,10 +148,15 @@ class StreamPipeline::Impl {
   absl::Status ValidateLauncher(Slot& slot, const Chunk& c);
   absl::Status Fail(absl::Status s, std::int64_t index);
   absl::Status EnsureStaging(Slot& slot, bool in, bool out);
+  absl::StatusOr<BatchStats> CollectFromGpu();
 
   PipelineOptions opt_;
+  std::unique_ptr<ParallelCopier> copier_;  // created at the first pageable batch
   std::vector<Slot> slots_;
-  std::deque<int> queue_;  // slot indices in submission order
+  std::deque<int> queue_;  // slot indices on the GPU, in submission order
+  std::deque<absl::StatusOr<BatchStats>> drained_;  // collected early, not yet returned
+  std::ofstream event_log_;
+  PinnedBuffer<std::byte> ring_in_, ring_out_;  // continuous mode's host buffers
   int next_slot_ = 0;
   std::int64_t next_index_ = 0;
   TimedEvent epoch_;
@@ -173,6 +186,10 @@ absl::Status StreamPipeline::Impl::Init() {
     return absl::InvalidArgumentError(absl::StrCat("max_in_flight is ", opt_.max_in_flight,
                                                    "; it must be in [1, ", kMaxInFlight, "]"));
   }
+  if (opt_.staging_threads < 1 || opt_.staging_threads > 64) {
+    return absl::InvalidArgumentError(absl::StrCat("staging_threads is ", opt_.staging_threads,
+                                                   "; it must be in [1, 64]"));
+  }
   if (opt_.wait_timeout.count() <= 0) {
     return absl::InvalidArgumentError("wait_timeout must be positive");
   }
@@ -195,12 +212,18 @@ absl::Status StreamPipeline::Impl::Init() {
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));
-  ControllerOptions co;
-  co.candidates = opt_.candidates;
-  co.candidates.max_streams = std::min(co.candidates.max_streams, opt_.max_streams);
-  co.candidates.min_streams = std::min(co.candidates.min_streams, co.candidates.max_streams);
-  co.warmup_batches = opt_.warmup_batches;
-  controller_ = std::make_unique<StreamController>(std::move(model), traits, co);
+  AdaptiveOptions ao = opt_.adaptive;
+  ao.candidates.max_streams = std::min(ao.candidates.max_streams, opt_.max_streams);
+  ao.candidates.min_streams = std::min(ao.candidates.min_streams, ao.candidates.max_streams);
+  STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
+  controller_ = std::make_unique<StreamController>(std::move(model), traits, ao);
+  if (!opt_.event_log.empty()) {
+    event_log_.open(opt_.event_log, std::ios::app);
+    if (!event_log_) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot open the event log ", opt_.event_log, " for appending"));
+    }
+  }
 
   const std::size_t in_bytes =
       static_cast<std::size_t>(opt_.max_items_per_batch * opt_.in_bytes_per_item);
@@ -284,6 +307,7 @@ absl::Status StreamPipeline::Impl::Fail(absl::Status s, std::int64_t index) {
 }
 
 absl::Status StreamPipeline::Impl::EnsureStaging(Slot& slot, bool in, bool out) {
+  if ((in || out) && !copier_) copier_ = std::make_unique<ParallelCopier>(opt_.staging_threads);
   if (in && !slot.stage_in) {
     STREAMPIPE_ASSIGN_OR_RETURN(
         slot.stage_in,
@@ -306,7 +330,7 @@ absl::Status StreamPipeline::Impl::CopyIn(Slot& slot, int n, int k, cudaStream_t
   if (slot.staged_in) {
     // Pageable input: copy this chunk into pinned staging (overlapping the DMA of the chunks
     // already issued), then DMA from there.
-    std::memcpy(slot.stage_in.data() + off, src, bytes);
+    copier_->Copy(slot.stage_in.data() + off, src, bytes);
     src = slot.stage_in.data() + off;
   }
   STREAMPIPE_CUDA_RETURN_IF_ERROR(
@@ -490,9 +514,9 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
     return absl::FailedPreconditionError(absl::StrCat(
         "the pipeline stopped after a sticky CUDA error: ", std::string(broken_.message())));
   }
-  if (in_flight() >= opt_.max_in_flight) {
+  if (on_gpu() >= opt_.max_in_flight) {
     return absl::FailedPreconditionError(
-        absl::StrCat(in_flight(), " batches are in flight (max_in_flight = ", opt_.max_in_flight,
+        absl::StrCat(on_gpu(), " batches are in flight (max_in_flight = ", opt_.max_in_flight,
                      "); Collect one first"));
   }
   const std::int64_t index = next_index_;
@@ -515,9 +539,11 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   }
   absl::Status v = Validate(batch, plan.streams);
   if (!v.ok()) return AnnotateStatus(v, absl::StrCat("batch ", index));
-  if (plan.kind != PlanKind::kStreamed && in_flight() > 0) {
-    // A non-streamed measurement must not overlap other batches.
-    STREAMPIPE_RETURN_IF_ERROR(Drain());
+  const bool non_streamed = plan.kind == PlanKind::kWarmup || plan.kind == PlanKind::kMeasure;
+  if (non_streamed && on_gpu() > 0) {
+    // A non-streamed measurement must not overlap other batches; their results wait for
+    // Collect().
+    Drain();
   }
 
   Slot& slot = slots_[static_cast<std::size_t>(next_slot_)];
@@ -537,7 +563,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
 
   NvtxRange range(absl::StrCat("streampipe batch ", index, " ", PlanKindName(plan.kind),
                                " n=", plan.streams));
-  st = Issue(slot, plan.streams, plan.kind != PlanKind::kStreamed);
+  st = Issue(slot, plan.streams, non_streamed);
   ++next_index_;
   if (!st.ok()) {
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
@@ -556,16 +582,26 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
+  if (!drained_.empty()) {
+    absl::StatusOr<BatchStats> st = std::move(drained_.front());
+    drained_.pop_front();
+    return st;
+  }
   if (queue_.empty()) {
     return absl::FailedPreconditionError("Collect: no batch is in flight");
   }
+  return CollectFromGpu();
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   const int si = queue_.front();
   queue_.pop_front();
   Slot& slot = slots_[static_cast<std::size_t>(si)];
   slot.busy = false;
   const std::int64_t index = slot.index;
   const int n = slot.plan.streams;
-  const bool measured = slot.plan.kind != PlanKind::kStreamed;
+  const bool measured =
+      slot.plan.kind == PlanKind::kWarmup || slot.plan.kind == PlanKind::kMeasure;
 
   if (slot.staged_out) {
     // Pageable output: copy each chunk out of pinned staging as soon as its copy-out finished,
@@ -579,8 +615,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
       if (!w.ok()) return Fail(w, index);
       const Chunk c = ChunkOf(slot.batch.num_items, parts, k);
       const std::size_t off = static_cast<std::size_t>(c.first * opt_.out_bytes_per_item);
-      std::memcpy(static_cast<std::byte*>(slot.batch.out) + off, slot.stage_out.data() + off,
-                  static_cast<std::size_t>(c.count * opt_.out_bytes_per_item));
+      copier_->Copy(static_cast<std::byte*>(slot.batch.out) + off, slot.stage_out.data() + off,
+                    static_cast<std::size_t>(c.count * opt_.out_bytes_per_item));
     }
   }
   absl::Status w = slot.end_event().Wait(opt_.wait_timeout);
@@ -637,21 +673,141 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
   }
   BatchObservation obs;
   obs.items = st.items;
-  obs.measured_ms = st.elapsed_ms;
+  obs.measured_ms = st.period_ms > 0.0 ? st.period_ms : st.elapsed_ms;
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
   obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);
-  (void)controller_->Observe(slot.plan, obs);
+  const std::size_t before = controller_->events().size();
+  (void)controller_->Observe(slot.plan, obs);  // device timings are finite and positive
+  const auto& events = controller_->events();
+  for (std::size_t i = before; i < events.size(); ++i) {
+    st.events.push_back(events[i]);
+    if (event_log_.is_open()) {
+      event_log_ << EventJson(events[i], index) << "\n";
+      event_log_.flush();
+    }
+  }
   return st;
 }
 
-absl::Status StreamPipeline::Impl::Drain() {
-  absl::Status first;
-  while (!queue_.empty()) {
-    absl::StatusOr<BatchStats> s = Collect();
-    if (!s.ok() && first.ok()) first = s.status();
+void StreamPipeline::Impl::Drain() {
+  while (!queue_.empty()) drained_.push_back(CollectFromGpu());
+}
+
+void StreamPipeline::Impl::DiscardAll() {
+  Drain();
+  drained_.clear();
+}
+
+absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
+    BatchSource& source, BatchSink& sink, const ContinuousOptions& o) {
+  if (in_flight() > 0) {
+    return absl::FailedPreconditionError(
+        "RunContinuous with batches in flight; Collect them first");
   }
-  return first;
+  const std::int64_t per_batch = o.items_per_batch > 0 ? o.items_per_batch
+                                                       : opt_.max_items_per_batch;
+  if (per_batch > opt_.max_items_per_batch) {
+    return absl::InvalidArgumentError(absl::StrCat("items_per_batch ", per_batch,
+                                                   " exceeds max_items_per_batch ",
+                                                   opt_.max_items_per_batch));
+  }
+  const int ring = opt_.max_in_flight + 1;
+  const std::size_t in_bytes = static_cast<std::size_t>(per_batch * opt_.in_bytes_per_item);
+  const std::size_t in_cap = static_cast<std::size_t>(opt_.max_items_per_batch * opt_.in_bytes_per_item);
+  const std::size_t out_cap = static_cast<std::size_t>(opt_.max_items_per_batch * opt_.out_bytes_per_item);
+  if (!ring_in_ && in_cap > 0) {
+    STREAMPIPE_ASSIGN_OR_RETURN(ring_in_, PinnedBuffer<std::byte>::Create(in_cap * ring));
+  }
+  if (!ring_out_ && out_cap > 0) {
+    STREAMPIPE_ASSIGN_OR_RETURN(ring_out_, PinnedBuffer<std::byte>::Create(out_cap * ring));
+  }
+  ContinuousSummary sum;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::deque<std::pair<int, std::int64_t>> pending;  // (ring index, items) in submission order
+  std::int64_t submitted = 0;
+  std::int64_t next_ring = 0;
+  bool eof = false;
+  double error_sum = 0.0;
+  std::int64_t error_n = 0;
+  absl::Status failure;
+  auto deliver = [&]() -> absl::Status {
+    absl::StatusOr<BatchStats> st = Collect();
+    const auto [r, items] = pending.front();
+    pending.pop_front();
+    if (!st.ok()) return st.status();
+    ++sum.batches;
+    sum.items += st->items;
+    sum.device_ms += st->period_ms;
+    if (st->kind == PlanKind::kWarmup || st->kind == PlanKind::kMeasure) ++sum.measured_batches;
+    if (st->kind == PlanKind::kExplore) ++sum.explored_batches;
+    if (st->kind == PlanKind::kStreamed && st->predicted_ms > 0.0) {
+      error_sum += std::abs(st->period_ms / st->predicted_ms - 1.0);
+      ++error_n;
+    }
+    if (sum.streams_changes.empty() || sum.streams_changes.back().second != st->streams) {
+      sum.streams_changes.emplace_back(st->index, st->streams);
+    }
+    sum.events.insert(sum.events.end(), st->events.begin(), st->events.end());
+    const std::span<const std::byte> out(
+        ring_out_ ? ring_out_.data() + static_cast<std::size_t>(r) * out_cap : nullptr,
+        static_cast<std::size_t>(items * opt_.out_bytes_per_item));
+    return AnnotateStatus(sink.Consume(out, *st), absl::StrCat("sink, batch ", st->index));
+  };
+  while (failure.ok()) {
+    // Keep the GPU fed: fill and submit while there is room (host preparation of the next
+    // batch overlaps the GPU work of the batches in flight).
+    while (!eof && on_gpu() < opt_.max_in_flight &&
+           (o.max_batches < 0 || submitted < o.max_batches)) {
+      const int r = static_cast<int>(next_ring % ring);
+      std::span<std::byte> in(
+          ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr, in_bytes);
+      absl::StatusOr<std::int64_t> items = source.Fill(in, per_batch);
+      if (!items.ok()) {
+        failure = AnnotateStatus(items.status(), absl::StrCat("source, batch ", submitted));
+        break;
+      }
+      if (*items <= 0) {
+        eof = true;
+        break;
+      }
+      if (*items > per_batch) {
+        failure = absl::InvalidArgumentError(absl::StrCat(
+            "source returned ", *items, " items for a buffer of ", per_batch));
+        break;
+      }
+      const HostBatch b{ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr,
+                        ring_out_ ? ring_out_.data() + static_cast<std::size_t>(r) * out_cap
+                                  : nullptr,
+                        *items};
+      absl::Status s = Submit(b, o.streams, false);
+      if (!s.ok()) {
+        failure = s;
+        break;
+      }
+      pending.emplace_back(r, *items);
+      ++submitted;
+      ++next_ring;
+    }
+    if (!failure.ok() || pending.empty()) break;
+    absl::Status s = deliver();
+    if (!s.ok()) failure = s;
+  }
+  // Collect what is still in flight (bounded waits); after a failure, drop it.
+  while (!pending.empty()) {
+    if (failure.ok()) {
+      absl::Status s = deliver();
+      if (!s.ok()) failure = s;
+    } else {
+      (void)Collect();
+      pending.pop_front();
+    }
+  }
+  sum.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  sum.mean_abs_prediction_error = error_n > 0 ? error_sum / error_n : 0.0;
+  if (!failure.ok()) return failure;
+  return sum;
 }
 
 // ---- public ----
@@ -660,7 +816,7 @@ StreamPipeline::StreamPipeline(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 StreamPipeline::StreamPipeline(StreamPipeline&&) noexcept = default;
 StreamPipeline& StreamPipeline::operator=(StreamPipeline&&) noexcept = default;
 StreamPipeline::~StreamPipeline() {
-  if (impl_) (void)impl_->Drain();
+  if (impl_) impl_->DiscardAll();
 }
 
 absl::StatusOr<StreamPipeline> StreamPipeline::Create(PipelineOptions options) {
@@ -670,8 +826,16 @@ absl::StatusOr<StreamPipeline> StreamPipeline::Create(PipelineOptions options) {
   return StreamPipeline(std::move(impl));
 }
 
+namespace {
+absl::Status NothingInFlight(int in_flight) {
+  if (in_flight == 0) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "Run with ", in_flight, " submitted batches not collected; Collect them first"));
+}
+}  // namespace
+
 absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch) {
-  STREAMPIPE_RETURN_IF_ERROR(impl_->Drain());
+  STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   for (;;) {
     STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, std::nullopt, false));
     STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, impl_->Collect());
@@ -681,13 +845,13 @@ absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch) {
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch, int streams) {
-  STREAMPIPE_RETURN_IF_ERROR(impl_->Drain());
+  STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, false));
   return impl_->Collect();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::MeasureComponents(const HostBatch& batch) {
-  STREAMPIPE_RETURN_IF_ERROR(impl_->Drain());
+  STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, true));
   return impl_->Collect();
 }
@@ -696,6 +860,11 @@ absl::Status StreamPipeline::Submit(const HostBatch& batch, std::optional<int> s
   return impl_->Submit(batch, streams, false);
 }
 absl::StatusOr<BatchStats> StreamPipeline::Collect() { return impl_->Collect(); }
+absl::StatusOr<ContinuousSummary> StreamPipeline::RunContinuous(BatchSource& source,
+                                                                BatchSink& sink,
+                                                                const ContinuousOptions& o) {
+  return impl_->RunContinuous(source, sink, o);
+}
 int StreamPipeline::in_flight() const { return impl_->in_flight(); }
 int StreamPipeline::chosen_streams() const { return impl_->chosen_streams(); }
 const DeviceTraits& StreamPipeline::traits() const { return impl_->traits(); }

@@ -87,6 +87,7 @@ class StreamModel {
 class LinearizedModel {
  public:
   LinearizedModel(const StreamModel& model, const ModelTerms& terms);
+  explicit LinearizedModel(const PathSet& paths);
 
   // The predicted total for a real-valued n >= 1 (for searches of the continuous optimum).
   // Inline: this is the optimizer's inner loop.
@@ -105,6 +106,13 @@ class LinearizedModel {
   std::array<Affine, kMaxPaths> totals_{};
   bool has_log_ = false;  // only Veneva's eq. 7 needs log2(n)
 };
+
+// Ours: the period of one batch in steady state when batches overlap each other (continuous
+// streaming with two or more batches in flight): each engine's busy time per batch, copies at
+// the duplex rate because the other direction is always busy with another batch:
+// max(L+o + x_eff,hd + (g_hd + c)(n-1), tE, L+o + x_eff,dh + (g_dh + c)(n-1)).
+// The papers model one batch at a time; docs/models.md, "Steady state".
+PathSet SteadyStatePaths(const ModelTerms& terms);
 
 // The exact minimizer over real n in [1, 65536] of a prediction that is convex in n (a max of
 // terms a + b/n + d(n-1) with b, d >= 0), by golden-section search.

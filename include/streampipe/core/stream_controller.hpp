@@ -1,21 +1,38 @@
-// The decisions of a pipeline in automatic mode, without CUDA: which batch to run how.
-// The pipeline asks Plan() before each batch and reports the measurement with Observe().
-// Pure CPU, so tests drive it with synthetic timings.
+// The decisions of a pipeline in automatic mode, without CUDA: which batch to run how, and
+// when to re-derive n. The pipeline asks Plan() before each batch and reports the measurement
+// with Observe(). Pure CPU, so tests drive it with synthetic timings.
 //
 //   streampipe::StreamController c(std::move(model), traits, {});
-//   BatchPlan p = c.Plan(items);              // kWarmup, then kMeasure, then kStreamed
+//   BatchPlan p = c.Plan(items);   // warm-up, measure (non-streamed), then streamed/explore
 //   ... run the batch as planned ...
-//   c.Observe(p, {.items = items, .measured_ms = ms, .components = comp});
+//   STREAMPIPE_RETURN_IF_ERROR(c.Observe(p, {.items = items, .measured_ms = ms, ...}));
 //
-// Not thread-safe: one controller per pipeline, used from the thread that runs it.
+// The method (seed 000 section 4.4, made robust; docs/design.md "Adaptation"):
+//   1. Measure one batch non-streamed (components) and choose n* with the model.
+//   2. Learn the measured level at n* over `cooldown_batches` batches: from then on the
+//      calibrated prediction of n* is that level, and of another n that level times the
+//      model's ratio T(n)/T(n*).
+//   3. Each streamed batch is compared with its prediction by the drift detector; on drift,
+//      measure one batch non-streamed again and re-derive (back to 1).
+//   4. Within a budget (a token bucket, at most `exploration.budget` of the batches), explore
+//      the neighbours of n* in the candidate list, and any n the re-fitted model prefers. The
+//      per-stream overhead c is re-fitted from the explored times relative to n* (on-line
+//      calibration). A neighbour whose measured median beats n* by `switch_margin` becomes n*.
+//
+// Not thread-safe: one controller per pipeline.
 #ifndef STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
 #define STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "streampipe/core/drift_detector.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/model_types.hpp"
 #include "streampipe/core/optimizer.hpp"
@@ -25,61 +42,141 @@ namespace streampipe {
 enum class PlanKind {
   kWarmup,    // run non-streamed; timing discarded (module loading, first use)
   kMeasure,   // run non-streamed with events around each component
-  kStreamed,  // run on `streams` streams
+  kStreamed,  // run on the chosen number of streams
+  kExplore,   // run on a neighbouring number of streams, to calibrate and compare
 };
 const char* PlanKindName(PlanKind kind);
 
 struct BatchPlan {
   PlanKind kind = PlanKind::kStreamed;
   int streams = 1;
-  double predicted_ms = 0.0;  // the model's prediction for this batch (0 for warm-up)
+  double predicted_ms = 0.0;  // the (calibrated) prediction for this batch; 0 for warm-up
 };
 
 struct BatchObservation {
   std::int64_t items = 0;
-  double measured_ms = 0.0;      // the batch's device time
-  ComponentTimes components;     // for kMeasure
+  double measured_ms = 0.0;   // the batch's device time (the period, in continuous mode)
+  ComponentTimes components;  // for kMeasure
   double h2d_bytes = 0.0;
   double d2h_bytes = 0.0;
 };
 
-struct ControllerOptions {
+struct ExplorationOptions {
+  bool enabled = true;
+  double budget = 0.05;          // at most this fraction of batches explore
+  int burst = 2;                 // explorations allowed right after a derivation
+  int samples_per_candidate = 2; // measurements of a neighbour before it is compared
+  double switch_margin = 0.01;   // a neighbour replaces n* if its median is this much faster
+  int revisit_batches = 500;     // a neighbour is explored again after this many batches
+};
+
+struct AdaptiveOptions {
   CandidateOptions candidates;  // bounds on n; num_items is set per batch
   int warmup_batches = 1;
+  DriftDetectorOptions detector;
+  int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
+  bool adapt = true;            // re-derive on drift
+  bool online_calibration = true;  // re-fit c from explored batches
+  ExplorationOptions exploration;
+  bool steady_state = false;    // batches overlap (continuous mode): predict their period
 };
+
+// InvalidArgument naming the field for out-of-range options.
+absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
+
+enum class EventKind {
+  kInitial,      // the first derivation
+  kDrift,        // the detector saw the workload move; re-measured and re-derived
+  kExploration,  // an explored neighbour was faster
+};
+const char* EventKindName(EventKind kind);
+
+// A change of n (or a re-derivation that kept it), for statistics and the JSON-lines log.
+struct RederivationEvent {
+  std::int64_t observation = 0;  // index of the Observe() call that caused it
+  EventKind kind = EventKind::kInitial;
+  std::string reason;
+  int old_streams = 1;
+  int new_streams = 1;
+  double old_predicted_ms = 0.0;  // prediction for the old n, before
+  double new_predicted_ms = 0.0;  // prediction for the new n, after
+  double measured_ms = 0.0;       // the measurement behind the decision
+  double mean_ratio = 1.0;        // drift: measured / predicted over the detector's window
+  double stream_overhead_ms = 0.0;  // c at the time
+};
+// One JSON object (no newline): the event with `batch` as the pipeline's batch index.
+std::string EventJson(const RederivationEvent& event, std::int64_t batch);
 
 class StreamController {
  public:
   StreamController(std::unique_ptr<StreamModel> model, DeviceTraits traits,
-                   ControllerOptions options);
+                   AdaptiveOptions options);
 
-  // What to run for a batch of `items` items.
+  // What to run for a batch of `items` (> 0) items.
   BatchPlan Plan(std::int64_t items);
 
-  // Reports how the planned batch went. InvalidArgument for non-finite or negative timings
-  // (the observation is ignored).
+  // Reports how the planned batch went. InvalidArgument for non-finite or negative timings,
+  // a zero time for a timed batch, or items <= 0 (the observation is ignored).
   absl::Status Observe(const BatchPlan& plan, const BatchObservation& obs);
 
-  // The current choice (1 before the first measurement) and its prediction.
-  int streams() const { return streams_; }
+  // Forces a non-streamed re-measurement at the next Plan() (reason in the event).
+  void RequestRemeasure(std::string reason);
+
+  int streams() const { return n_star_; }
   const StreamModel& model() const { return *model_; }
   const DeviceTraits& traits() const { return traits_; }
-  // The last measured non-streamed components and the item count they were measured at.
+  const AdaptiveOptions& options() const { return options_; }
   const std::optional<BatchObservation>& reference() const { return reference_; }
+  double stream_overhead_ms() const { return c_; }
+  const std::vector<RederivationEvent>& events() const { return events_; }
+  std::int64_t explorations() const { return explorations_; }
+  std::int64_t observations() const { return observations_; }
 
-  // The model's choice for `items` items from the reference measurement (scaled linearly in
-  // the item count). FailedPrecondition before the first measurement.
+  // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
+  double PredictMs(int streams, std::int64_t items) const;
+  // The model's choice for `items` from the reference measurement, with every candidate
+  // (uncalibrated but for c). FailedPrecondition before the first measurement.
   absl::StatusOr<StreamChoice> Choose(std::int64_t items) const;
 
  private:
+  struct Samples {
+    std::vector<double> ms;  // normalized to the reference item count, most recent last
+    std::int64_t last_observation = -1;
+  };
+  void Derive(EventKind kind, std::string reason, double measured_ms);
+  void Refit();
+  int ClampToItems(int n, std::int64_t items) const;
+  double ModelMs(int n, double c) const;  // at the reference item count
+  std::optional<int> ExploreTarget() const;
+  static double Median(std::vector<double> v);
+  void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,
+                double measured, double mean_ratio);
+
   std::unique_ptr<StreamModel> model_;
   DeviceTraits traits_;
-  ControllerOptions options_;
+  AdaptiveOptions options_;
+  DriftDetector detector_;
   int warmups_done_ = 0;
   std::optional<BatchObservation> reference_;
-  std::int64_t chosen_for_items_ = 0;
-  int streams_ = 1;
-  double predicted_ms_ = 0.0;
+  std::optional<ModelTerms> terms_;  // at the reference item count, c = 0
+  std::vector<int> candidates_;      // for the reference item count
+  double c_ = 0.0;                   // per-stream overhead in use
+  int n_star_ = 1;
+  double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
+  std::vector<double> learning_;
+  std::map<int, Samples> samples_;
+  std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
+  double tokens_ = 0.0;
+  bool need_measure_ = false;
+  EventKind pending_kind_ = EventKind::kInitial;
+  std::string pending_reason_;
+  double pending_measured_ = 0.0;
+  double pending_ratio_ = 1.0;
+  int pending_old_n_ = 1;
+  double pending_old_pred_ = 0.0;
+  std::int64_t observations_ = 0;
+  std::int64_t explorations_ = 0;
+  std::vector<RederivationEvent> events_;
 };
 
 }  // namespace streampipe

@@ -1,8 +1,9 @@
 // Calibrates the transfer parameters of a device by micro-benchmarks (van Werkhoven et al.,
 // seed 003, section V-A): L+o per direction (1-byte copies), G per direction (copies of 4 MiB
-// and up), G with both directions at once, the gap g between back-to-back copies, the cost of
-// a tiny sub-chunk per stream, and the per-stream overhead c of the current-GPU model (fitted
-// to an add-scalar pipeline sweep). Warms up first; every figure is a median.
+// and up), both directions at once, the gap g between back-to-back copies, the cost of a tiny
+// sub-chunk per stream, and, fitted together by least squares to an add-scalar pipeline sweep
+// (n = 1..64), the duplex G' and the per-stream overhead c of the current-GPU model.
+// Warms up first; every figure is a median.
 //
 //   absl::StatusOr<streampipe::Calibration> c = streampipe::Calibrate({});
 //   streampipe::WriteDeviceProfile("h100.toml", c->profile);
@@ -38,7 +39,7 @@ struct CopySample {
 struct SweepSample {
   int streams = 1;
   double measured_ms = 0.0;
-  double model_ms = 0.0;  // the current model without the per-stream term c
+  double model_ms = 0.0;  // the current model with the calibrated parameters
 };
 
 struct Calibration {

@@ -25,7 +25,7 @@
 //
 // Errors: InvalidArgument for bad batches (0 items, too many items, null pointers, n out of
 // range), FailedPrecondition for misuse (Collect with nothing in flight, Submit beyond
-// max_in_flight, any call after a sticky CUDA error), the launcher's own Status, Internal
+// max_in_flight, Run with uncollected batches, any call after a sticky CUDA error), the launcher's own Status, Internal
 // with the sticky flag for a kernel that faulted (IsStickyCudaError), DeadlineExceeded when
 // the GPU does not finish within wait_timeout. Every error names the batch.
 #ifndef STREAMPIPE_CUDA_PIPELINE_HPP_
@@ -65,7 +65,14 @@ class StreamPipeline {
   // max_in_flight batches between them.
   absl::Status Submit(const HostBatch& batch, std::optional<int> streams = std::nullopt);
   absl::StatusOr<BatchStats> Collect();
-  int in_flight() const;
+  int in_flight() const;  // submitted and not yet collected
+
+  // Continuous streaming from `source` to `sink` (see BatchSource). Pinned host buffers for
+  // max_in_flight + 1 batches are allocated at the first call and reused; nothing is allocated
+  // per batch. Stops at the first error (the source's, the sink's or the GPU's) and returns it
+  // naming the batch, after collecting what is in flight.
+  absl::StatusOr<ContinuousSummary> RunContinuous(BatchSource& source, BatchSink& sink,
+                                                  const ContinuousOptions& options = {});
 
   // The automatic mode's current choice of n, the traits the model uses, the controller.
   int chosen_streams() const;

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
+#include <utility>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -57,6 +60,7 @@ struct PipelineOptions {
   int max_in_flight = 1;   // batches submitted and not yet collected (1..8); each has its buffers
   IssueOrder order = IssueOrder::kDepthFirst;
   bool record_timeline = false;  // per-sub-chunk timing events (costs a little per chunk)
+  int staging_threads = 8;       // host threads copying pageable memory to and from pinned
   std::chrono::milliseconds wait_timeout{60000};  // bound on every wait for the GPU
 
   // Automatic mode (Run without n).
@@ -65,8 +69,9 @@ struct PipelineOptions {
   std::string profile_path;              // a profile from streampipe calibrate (used if it
                                          // matches this device and driver, else calibrated
                                          // and written); else a quick calibration at Create
-  CandidateOptions candidates;           // bounds on n (max_streams caps them)
-  int warmup_batches = 1;
+  AdaptiveOptions adaptive;              // bounds on n (max_streams caps them), drift
+                                         // detection, exploration, on-line calibration
+  std::string event_log;                 // append re-derivation events here as JSON lines
 };
 
 // A batch of host memory. Pinned (cudaMallocHost/cudaHostRegister) memory is copied directly;
@@ -91,6 +96,44 @@ struct BatchStats {
   bool staged_in = false;     // input was pageable and went through pinned staging
   bool staged_out = false;
   std::optional<BatchTimeline> timeline;  // with record_timeline
+  std::vector<RederivationEvent> events;  // re-derivations this batch caused
+};
+
+// Continuous streaming: a source fills pinned input memory that the pipeline owns; the
+// pipeline runs the batches back to back (the copy-in of a batch overlaps the work of the
+// batches before it); a sink receives the results in order.
+class BatchSource {
+ public:
+  virtual ~BatchSource() = default;
+  // Writes up to `max_items` items (in_bytes_per_item each) into `in` and returns how many;
+  // 0 ends the stream. Called while earlier batches run on the GPU. An error stops the run.
+  virtual absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) = 0;
+};
+
+class BatchSink {
+ public:
+  virtual ~BatchSink() = default;
+  // The output of one batch (out_bytes_per_item per item), valid during the call, in
+  // submission order. An error stops the run.
+  virtual absl::Status Consume(std::span<const std::byte> out, const BatchStats& stats) = 0;
+};
+
+struct ContinuousOptions {
+  std::int64_t max_batches = -1;        // stop after this many (-1: when the source ends)
+  std::int64_t items_per_batch = 0;     // 0: max_items_per_batch
+  std::optional<int> streams;           // a fixed n; default: automatic
+};
+
+struct ContinuousSummary {
+  std::int64_t batches = 0;
+  std::int64_t items = 0;
+  double wall_ms = 0.0;                 // host wall time of the run
+  double device_ms = 0.0;               // sum of the batches' periods
+  std::vector<std::pair<std::int64_t, int>> streams_changes;  // (first batch, n) runs
+  std::vector<RederivationEvent> events;
+  std::int64_t measured_batches = 0;    // non-streamed (warm-up and measurement) batches
+  std::int64_t explored_batches = 0;
+  double mean_abs_prediction_error = 0.0;  // |measured/predicted - 1| over streamed batches
 };
 
 }  // namespace streampipe

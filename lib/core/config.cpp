@@ -1,0 +1,173 @@
+#include "streampipe/core/config.hpp"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "streampipe/core/model.hpp"
+
+namespace streampipe {
+
+const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
+  static const TomlSchema<PipelineConfig>* schema = [] {
+    auto* s = new TomlSchema<PipelineConfig>();
+    using C = PipelineConfig;
+    std::vector<std::string> models = {"auto"};
+    for (ModelKind k : kAllModelKinds) models.emplace_back(ModelName(k));
+
+    s->Int("pipeline.device", [](C& c) -> int& { return c.device; }, 0, 64, "CUDA device index");
+    s->Int("pipeline.max_streams", [](C& c) -> int& { return c.max_streams; }, 1, 1024,
+           "streams per batch slot: the largest n the pipeline can use");
+    s->Int("pipeline.max_in_flight", [](C& c) -> int& { return c.max_in_flight; }, 1, 8,
+           "batches in flight at once in continuous mode (each has its device buffers)");
+    s->String("pipeline.order", [](C& c) -> std::string& { return c.order; },
+              {"depth-first", "breadth-first", "engine-per-stream"},
+              "issue order of a batch's copies and kernels");
+    s->String("pipeline.model", [](C& c) -> std::string& { return c.model; }, models,
+              "performance model (docs/models.md); auto picks from the device");
+    s->Int("pipeline.staging_threads", [](C& c) -> int& { return c.staging_threads; }, 1, 64,
+           "host threads that stage pageable memory through pinned buffers");
+    s->Bool("pipeline.record_timeline", [](C& c) -> bool& { return c.record_timeline; },
+            "record per-sub-chunk timing events (for --trace)");
+    s->Int("pipeline.wait_timeout_ms", [](C& c) -> std::int64_t& { return c.wait_timeout_ms; },
+           1, 3.6e6, "bound on every wait for the GPU (ms)");
+    s->String("pipeline.profile", [](C& c) -> std::string& { return c.profile; }, {},
+              "device profile from streampipe calibrate (\"\": calibrate quickly at start)");
+    s->String("pipeline.event_log", [](C& c) -> std::string& { return c.event_log; }, {},
+              "append re-derivation events to this file as JSON lines (\"\": none)");
+
+    s->Int("streams.min", [](C& c) -> int& { return c.adaptive.candidates.min_streams; }, 1,
+           4096, "smallest n considered");
+    s->Int("streams.max", [](C& c) -> int& { return c.adaptive.candidates.max_streams; }, 1,
+           4096, "largest n considered (at most pipeline.max_streams)");
+    s->Bool("streams.powers_of_two", [](C& c) -> bool& {
+      return c.adaptive.candidates.powers_of_two; }, "consider only n = 1, 2, 4, ...");
+    s->Bool("streams.divisors_only", [](C& c) -> bool& {
+      return c.adaptive.candidates.divisors_only; }, "consider only n dividing the item count");
+    s->Int("streams.min_items_per_stream", [](C& c) -> std::int64_t& {
+      return c.adaptive.candidates.min_items_per_stream; }, 1, 1e15,
+           "minimum work size of a sub-chunk in items (seed 001: one full round of blocks)");
+
+    s->Int("adaptive.warmup_batches", [](C& c) -> int& { return c.adaptive.warmup_batches; }, 0,
+           1000, "non-streamed batches run first and not timed (module loading, first use)");
+    s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
+           1, 100000, "batches after a (re)derivation that learn the measured level of n");
+    s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },
+            "re-measure and re-derive n when the detector sees drift");
+    s->Bool("adaptive.online_calibration", [](C& c) -> bool& {
+      return c.adaptive.online_calibration; }, "re-fit the per-stream overhead from explored n");
+    s->Bool("adaptive.steady_state", [](C& c) -> bool& { return c.adaptive.steady_state; },
+            "predict the period of overlapped batches (continuous mode) instead of one batch");
+
+    s->Double("detector.threshold", [](C& c) -> double& { return c.adaptive.detector.threshold; },
+              0.001, 10.0, "relative divergence of measured from predicted time that counts");
+    s->Int("detector.window", [](C& c) -> int& { return c.adaptive.detector.window; }, 2, 100000,
+           "recent batches kept for the running mean and variance");
+    s->Int("detector.min_samples", [](C& c) -> int& { return c.adaptive.detector.min_samples; },
+           1, 100000, "no drift decision before this many batches");
+    s->Int("detector.consecutive", [](C& c) -> int& { return c.adaptive.detector.consecutive; },
+           1, 100000, "batches in a row beyond the threshold that make a drift");
+
+    s->Bool("exploration.enabled", [](C& c) -> bool& { return c.adaptive.exploration.enabled; },
+            "explore neighbouring n within the budget");
+    s->Double("exploration.budget", [](C& c) -> double& {
+      return c.adaptive.exploration.budget; }, 0.0, 0.5, "largest fraction of batches explored");
+    s->Int("exploration.burst", [](C& c) -> int& { return c.adaptive.exploration.burst; }, 0, 100,
+           "explorations allowed right after a derivation");
+    s->Int("exploration.samples_per_candidate", [](C& c) -> int& {
+      return c.adaptive.exploration.samples_per_candidate; }, 1, 32,
+           "measurements of a neighbour before it is compared with n");
+    s->Double("exploration.switch_margin", [](C& c) -> double& {
+      return c.adaptive.exploration.switch_margin; }, 0.0, 0.5,
+              "a neighbour replaces n when its median is faster by this fraction");
+    s->Int("exploration.revisit_batches", [](C& c) -> int& {
+      return c.adaptive.exploration.revisit_batches; }, 1, 1e9,
+           "explore a neighbour again after this many batches");
+    return s;
+  }();
+  return *schema;
+}
+
+absl::Status ValidatePipelineConfig(const PipelineConfig& c, std::string_view name) {
+  const std::string where(name);
+  if (c.adaptive.candidates.max_streams > c.max_streams) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": streams.max (", c.adaptive.candidates.max_streams,
+        ") exceeds pipeline.max_streams (", c.max_streams, ")"));
+  }
+  if (c.adaptive.candidates.min_streams > c.adaptive.candidates.max_streams) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": streams.min (",
+                                                   c.adaptive.candidates.min_streams,
+                                                   ") exceeds streams.max (",
+                                                   c.adaptive.candidates.max_streams, ")"));
+  }
+  const DriftDetectorOptions& d = c.adaptive.detector;
+  if (d.min_samples > d.window || d.consecutive > d.window) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": detector.min_samples (", d.min_samples, ") and detector.consecutive (",
+        d.consecutive, ") must not exceed detector.window (", d.window, ")"));
+  }
+  if (c.adaptive.candidates.divisors_only && c.adaptive.candidates.powers_of_two) {
+    // Allowed, but say nothing: both filters apply.
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PipelineConfig> ParsePipelineConfig(std::string_view text, std::string_view name) {
+  PipelineConfig c;
+  absl::Status s = PipelineConfigSchema().Read(text, name, &c);
+  if (!s.ok()) return s;
+  s = ValidatePipelineConfig(c, name);
+  if (!s.ok()) return s;
+  return c;
+}
+
+absl::StatusOr<PipelineConfig> LoadPipelineConfig(const std::string& path) {
+  std::string text;
+  absl::Status s = detail::ReadTextFile(path, &text);
+  if (!s.ok()) return s;
+  return ParsePipelineConfig(text, path);
+}
+
+absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
+                                 std::string_view value) {
+  const std::string k(key);
+  const std::string flag = absl::StrCat("--", k, "=", std::string(value));
+  const TomlKey* spec = nullptr;
+  for (const TomlKey& t : PipelineConfigSchema().keys()) {
+    if (t.path == k) spec = &t;
+  }
+  if (spec == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, ": unknown configuration key '", k, "' (streampipe config lists them)"));
+  }
+  std::string v(value);
+  if (spec->type == TomlType::kString && (v.empty() || v.front() != '"')) {
+    std::string q = "\"";
+    for (char ch : v) {
+      if (ch == '"' || ch == '\\') q.push_back('\\');
+      q.push_back(ch);
+    }
+    v = q + "\"";
+  }
+  const std::size_t dot = k.rfind('.');
+  const std::string text = absl::StrCat("[", k.substr(0, dot), "]\n", k.substr(dot + 1), " = ", v,
+                                        "\n");
+  PipelineConfig copy = *config;
+  absl::Status s = PipelineConfigSchema().Read(text, flag, &copy);
+  if (!s.ok()) {
+    // "--key=value:2: key ..." reads badly; drop the line number of the synthetic text.
+    std::string msg(s.message());
+    const std::string prefix = flag + ":2: ";
+    if (msg.rfind(prefix, 0) == 0) msg = flag + ": " + msg.substr(prefix.size());
+    return absl::InvalidArgumentError(msg);
+  }
+  s = ValidatePipelineConfig(copy, flag);
+  if (!s.ok()) return s;
+  *config = copy;
+  return absl::OkStatus();
+}
+
+std::string PipelineConfigToml(const PipelineConfig& config, bool with_help) {
+  return PipelineConfigSchema().Write(config, with_help);
+}
+
+}  // namespace streampipe

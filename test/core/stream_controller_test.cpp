@@ -1,0 +1,248 @@
+// The adaptive controller against a simulated card: the current model with "true" parameters,
+// an overhead past 16 streams that no model knows (as on our H100, shared/anchors), and
+// log-normal noise. The controller starts with traits whose per-stream overhead is wrong.
+#include "streampipe/core/stream_controller.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace streampipe {
+namespace {
+
+struct Workload2 {
+  double h2d_ms, kernel_ms, d2h_ms;
+};
+
+class SimulatedCard {
+ public:
+  explicit SimulatedCard(std::uint64_t seed, double noise = 0.02) : rng_(seed), noise_(0.0, noise) {
+    truth_ = DeviceTraits::H100Anchors();
+    truth_.stream_overhead_ms = 0.004;  // the controller is told 0.5 us below
+  }
+  // Noise-free time of a batch of `items` (reference 1e6) at n streams.
+  double Exact(const Workload2& w, int n, std::int64_t items) const {
+    const double s = static_cast<double>(items) / 1e6;
+    Workload wl;
+    wl.times = {w.h2d_ms * s, w.kernel_ms * s, w.d2h_ms * s};
+    auto terms = ComputeModelTerms(truth_, wl);
+    const double base = MakeModel(ModelKind::kCurrent)->Predict(*terms, n).total_ms;
+    return base + (n > 16 ? 0.004 * (n - 16) : 0.0);  // unknown hardware-queue effect
+  }
+  double Time(const Workload2& w, int n, std::int64_t items) {
+    return Exact(w, n, items) * std::exp(noise_(rng_));
+  }
+  BatchObservation Run(const BatchPlan& p, const Workload2& w, std::int64_t items) {
+    BatchObservation o;
+    o.items = items;
+    o.measured_ms = Time(w, p.streams, items);
+    if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
+      const double s = static_cast<double>(items) / 1e6;
+      o.components = {w.h2d_ms * s * std::exp(noise_(rng_)), w.kernel_ms * s,
+                      w.d2h_ms * s * std::exp(noise_(rng_))};
+      o.measured_ms = o.components.total_ms();
+    }
+    return o;
+  }
+  int BestN(const Workload2& w, const std::vector<int>& candidates, std::int64_t items) const {
+    int best = candidates[0];
+    for (int n : candidates) {
+      if (Exact(w, n, items) < Exact(w, best, items)) best = n;
+    }
+    return best;
+  }
+
+ private:
+  DeviceTraits truth_;
+  std::mt19937_64 rng_;
+  std::normal_distribution<double> noise_;
+};
+
+DeviceTraits Believed() {
+  DeviceTraits t = DeviceTraits::H100Anchors();
+  t.stream_overhead_ms = 0.0005;  // wrong by 8x
+  return t;
+}
+
+AdaptiveOptions Options() {
+  AdaptiveOptions o;
+  o.candidates.max_streams = 128;
+  o.candidates.powers_of_two = true;
+  return o;
+}
+
+StreamController Make(AdaptiveOptions o = Options()) {
+  return StreamController(MakeModel(ModelKind::kCurrent), Believed(), o);
+}
+
+constexpr Workload2 kTransferBound{1.23, 0.064, 1.22};   // the anchors' iters = 1 row
+constexpr Workload2 kKernelHeavy{1.23, 1.82, 1.22};      // iters = 3000
+constexpr std::int64_t kItems = 1'000'000;
+
+TEST(StreamControllerTest, WarmsUpMeasuresThenStreams) {
+  StreamController c = Make();
+  SimulatedCard card(1);
+  BatchPlan p = c.Plan(kItems);
+  EXPECT_EQ(p.kind, PlanKind::kWarmup);
+  ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  p = c.Plan(kItems);
+  EXPECT_EQ(p.kind, PlanKind::kMeasure);
+  EXPECT_EQ(p.streams, 1);
+  ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  ASSERT_EQ(c.events().size(), 1u);
+  EXPECT_EQ(c.events()[0].kind, EventKind::kInitial);
+  p = c.Plan(kItems);
+  EXPECT_EQ(p.kind, PlanKind::kStreamed);
+  EXPECT_GT(p.streams, 1);
+  EXPECT_GT(p.predicted_ms, 0.0);
+}
+
+// Runs `batches` batches of a fixed workload; returns total simulated time.
+double Drive(StreamController& c, SimulatedCard& card, const Workload2& w, int batches,
+             int* drift_events = nullptr) {
+  double total = 0.0;
+  for (int i = 0; i < batches; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    const BatchObservation o = card.Run(p, w, kItems);
+    total += o.measured_ms;
+    EXPECT_TRUE(c.Observe(p, o).ok());
+  }
+  if (drift_events) {
+    *drift_events = 0;
+    for (const RederivationEvent& e : c.events()) *drift_events += e.kind == EventKind::kDrift;
+  }
+  return total;
+}
+
+TEST(StreamControllerTest, StationaryNoiseNoRederivationIn10000BatchesAndNearBestThroughput) {
+  for (const Workload2& w : {kTransferBound, kKernelHeavy}) {
+    StreamController c = Make();
+    SimulatedCard card(3);
+    int drifts = 0;
+    const double total = Drive(c, card, w, 10000, &drifts);
+    EXPECT_EQ(drifts, 0);
+    // Exploration stays within its budget (5 %, plus the initial burst).
+    EXPECT_LE(c.explorations(), 0.05 * 10000 + Options().exploration.burst + 1);
+    // Converged to an n whose true time is within the switch margin (1 %) of the best fixed n
+    // (with 2 % noise, closer neighbours are indistinguishable), and throughput near it.
+    const std::vector<int> cands = {1, 2, 4, 8, 16, 32, 64, 128};
+    const int best = card.BestN(w, cands, kItems);
+    EXPECT_LE(card.Exact(w, c.streams(), kItems) / card.Exact(w, best, kItems), 1.01)
+        << "kernel " << w.kernel_ms << ": chose " << c.streams() << ", best " << best;
+    const double ideal = 10000 * card.Exact(w, best, kItems);
+    EXPECT_GT(ideal / total, 0.98) << "kernel " << w.kernel_ms;
+  }
+}
+
+TEST(StreamControllerTest, OnlineCalibrationMovesTheOverheadTowardTheTruth) {
+  StreamController c = Make();
+  SimulatedCard card(5);
+  Drive(c, card, kTransferBound, 600);
+  // Believed 0.5 us; the truth is 4 us plus the unknown effect past 16 streams: the fit lands
+  // well above the prior.
+  EXPECT_GT(c.stream_overhead_ms(), 0.002);
+  EXPECT_LT(c.stream_overhead_ms(), 0.02);
+}
+
+TEST(StreamControllerTest, StepChangeIsFollowed) {
+  StreamController c = Make();
+  SimulatedCard card(9);
+  Drive(c, card, kTransferBound, 300);
+  const int before = c.streams();
+  const std::size_t events_before = c.events().size();
+  // The kernel becomes 28x heavier (scene cut, content change).
+  int detected_after = -1;
+  for (int i = 1; i <= 20 && detected_after < 0; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kKernelHeavy, kItems)).ok());
+    if (c.Plan(kItems).kind == PlanKind::kMeasure) detected_after = i;
+  }
+  ASSERT_GT(detected_after, 0);
+  EXPECT_LE(detected_after, 3);
+  Drive(c, card, kKernelHeavy, 300);
+  ASSERT_GT(c.events().size(), events_before);
+  EXPECT_EQ(c.events()[events_before].kind, EventKind::kDrift);
+  EXPECT_NE(c.events()[events_before].reason.find("slower"), std::string::npos);
+  EXPECT_EQ(c.events()[events_before].old_streams, before);
+  const std::vector<int> cands = {1, 2, 4, 8, 16, 32, 64, 128};
+  const int best = card.BestN(kKernelHeavy, cands, kItems);
+  EXPECT_LE(card.Exact(kKernelHeavy, c.streams(), kItems) / card.Exact(kKernelHeavy, best, kItems),
+            1.01)
+      << "chose " << c.streams() << ", best " << best;
+}
+
+TEST(StreamControllerTest, ShortBatchesDoNotLookLikeDrift) {
+  StreamController c = Make();
+  SimulatedCard card(13);
+  Drive(c, card, kTransferBound, 100);
+  const std::size_t events = c.events().size();
+  for (int i = 0; i < 200; ++i) {
+    const std::int64_t items = i % 7 == 6 ? kItems / 3 : kItems;  // a short batch now and then
+    const BatchPlan p = c.Plan(items);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, items)).ok());
+  }
+  for (std::size_t i = events; i < c.events().size(); ++i) {
+    EXPECT_NE(c.events()[i].kind, EventKind::kDrift) << c.events()[i].reason;
+  }
+}
+
+TEST(StreamControllerTest, NoExplorationWithoutBudget) {
+  AdaptiveOptions o = Options();
+  o.exploration.enabled = false;
+  StreamController c = Make(o);
+  SimulatedCard card(17);
+  Drive(c, card, kTransferBound, 500);
+  EXPECT_EQ(c.explorations(), 0);
+}
+
+TEST(StreamControllerTest, InvalidTimingsAreRejected) {
+  StreamController c = Make();
+  SimulatedCard card(19);
+  Drive(c, card, kTransferBound, 20);
+  const BatchPlan p = c.Plan(kItems);
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), 0.0, -1.0,
+                     std::numeric_limits<double>::infinity()}) {
+    BatchObservation o;
+    o.items = kItems;
+    o.measured_ms = bad;
+    absl::Status s = c.Observe(p, o);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+  BatchObservation zero_items;
+  zero_items.measured_ms = 1.0;
+  EXPECT_FALSE(c.Observe(p, zero_items).ok());
+  const std::int64_t n = c.observations();
+  EXPECT_EQ(n, c.observations());  // rejected observations are not counted
+}
+
+TEST(StreamControllerTest, OptionsAreValidated) {
+  EXPECT_TRUE(ValidateAdaptiveOptions(Options()).ok());
+  AdaptiveOptions o = Options();
+  o.exploration.budget = 0.9;
+  EXPECT_NE(ValidateAdaptiveOptions(o).message().find("exploration budget"), std::string::npos);
+  o = Options();
+  o.cooldown_batches = 0;
+  EXPECT_FALSE(ValidateAdaptiveOptions(o).ok());
+  o = Options();
+  o.detector.threshold = -1;
+  EXPECT_FALSE(ValidateAdaptiveOptions(o).ok());
+}
+
+TEST(StreamControllerTest, EventJsonHasEveryField) {
+  RederivationEvent e;
+  e.kind = EventKind::kDrift;
+  e.reason = "window mean slower";
+  e.old_streams = 16;
+  e.new_streams = 64;
+  const std::string j = EventJson(e, 1234);
+  EXPECT_NE(j.find("\"batch\":1234"), std::string::npos);
+  EXPECT_NE(j.find("\"event\":\"drift\""), std::string::npos);
+  EXPECT_NE(j.find("\"old_streams\":16"), std::string::npos);
+  EXPECT_NE(j.find("\"new_streams\":64"), std::string::npos);
+  EXPECT_EQ(j.find('\n'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace streampipe
