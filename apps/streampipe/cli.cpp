@@ -104,6 +104,16 @@ absl::Status FlagSet::Parse(const std::vector<std::string>& args) {
         continue;
       }
     }
+    if (f == nullptr && accept_overrides_ && name.find('.') != std::string::npos) {
+      if (!has_value) {
+        if (i + 1 >= args.size()) {
+          return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
+        }
+        value = args[++i];
+      }
+      overrides_.emplace_back(name, value);
+      continue;
+    }
     if (f == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name, " for 'streampipe ",
                                                      command_, "'; see --help"));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -42,6 +43,11 @@ class FlagSet {
   // naming the flag and value on any error.
   absl::Status Parse(const std::vector<std::string>& args);
 
+  // Accept --table.key=value flags (keys of the configuration file) and collect them in order
+  // instead of rejecting them as unknown.
+  void AcceptConfigOverrides() { accept_overrides_ = true; }
+  const std::vector<std::pair<std::string, std::string>>& overrides() const { return overrides_; }
+
   const std::vector<std::string>& positional() const { return positional_; }
   bool WasSet(std::string_view name) const;
   bool help_requested() const { return help_; }
@@ -62,6 +68,8 @@ class FlagSet {
   std::string synopsis_;
   std::vector<Flag> flags_;
   std::vector<std::string> positional_;
+  std::vector<std::pair<std::string, std::string>> overrides_;
+  bool accept_overrides_ = false;
   bool help_ = false;
 };
 

@@ -10,6 +10,7 @@ namespace streampipe::cli {
 
 int RunAdvise(const std::vector<std::string>& args);
 int RunCalibrate(const std::vector<std::string>& args);
+int RunConfig(const std::vector<std::string>& args);
 
 }  // namespace streampipe::cli
 

@@ -20,6 +20,8 @@ const Command kCommands[] = {
      "predict the streamed time for each n and choose the number of streams"},
     {"calibrate", streampipe::cli::RunCalibrate,
      "measure the GPU's copy parameters (LogGP) and write a device profile"},
+    {"config", streampipe::cli::RunConfig,
+     "validate a configuration file and print the effective configuration"},
 };
 
 void PrintHelp(std::ostream& os) {

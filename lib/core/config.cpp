@@ -88,11 +88,7 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
 
 absl::Status ValidatePipelineConfig(const PipelineConfig& c, std::string_view name) {
   const std::string where(name);
-  if (c.adaptive.candidates.max_streams > c.max_streams) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": streams.max (", c.adaptive.candidates.max_streams,
-        ") exceeds pipeline.max_streams (", c.max_streams, ")"));
-  }
+  // streams.max above pipeline.max_streams is not an error: the pipeline caps it.
   if (c.adaptive.candidates.min_streams > c.adaptive.candidates.max_streams) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": streams.min (",
                                                    c.adaptive.candidates.min_streams,
@@ -104,9 +100,6 @@ absl::Status ValidatePipelineConfig(const PipelineConfig& c, std::string_view na
     return absl::InvalidArgumentError(absl::StrCat(
         where, ": detector.min_samples (", d.min_samples, ") and detector.consecutive (",
         d.consecutive, ") must not exceed detector.window (", d.window, ")"));
-  }
-  if (c.adaptive.candidates.divisors_only && c.adaptive.candidates.powers_of_two) {
-    // Allowed, but say nothing: both filters apply.
   }
   return absl::OkStatus();
 }
@@ -160,9 +153,7 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
     if (msg.rfind(prefix, 0) == 0) msg = flag + ": " + msg.substr(prefix.size());
     return absl::InvalidArgumentError(msg);
   }
-  s = ValidatePipelineConfig(copy, flag);
-  if (!s.ok()) return s;
-  *config = copy;
+  *config = copy;  // keys that depend on each other are checked after all flags
   return absl::OkStatus();
 }
 

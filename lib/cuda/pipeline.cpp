@@ -51,6 +51,23 @@ absl::StatusOr<IssueOrder> ParseIssueOrder(std::string_view name) {
                    "'; valid: depth-first, breadth-first, engine-per-stream"));
 }
 
+absl::Status ApplyConfig(const PipelineConfig& c, PipelineOptions* o) {
+  absl::StatusOr<IssueOrder> order = ParseIssueOrder(c.order);
+  if (!order.ok()) return order.status();
+  o->device = c.device;
+  o->max_streams = c.max_streams;
+  o->max_in_flight = c.max_in_flight;
+  o->order = *order;
+  o->model = c.model;
+  o->staging_threads = c.staging_threads;
+  o->record_timeline = c.record_timeline;
+  o->wait_timeout = std::chrono::milliseconds(c.wait_timeout_ms);
+  o->profile_path = c.profile;
+  o->event_log = c.event_log;
+  o->adaptive = c.adaptive;
+  return absl::OkStatus();
+}
+
 namespace {
 
 constexpr int kMaxInFlight = 8;
@@ -757,7 +774,9 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
   while (failure.ok()) {
     // Keep the GPU fed: fill and submit while there is room (host preparation of the next
     // batch overlaps the GPU work of the batches in flight).
-    while (!eof && on_gpu() < opt_.max_in_flight &&
+    // Count every batch not yet delivered (on the GPU, or drained early by a re-measurement
+    // and waiting for Collect): its host ring buffer is still in use.
+    while (!eof && in_flight() < opt_.max_in_flight &&
            (o.max_batches < 0 || submitted < o.max_batches)) {
       const int r = static_cast<int>(next_ring % ring);
       std::span<std::byte> in(

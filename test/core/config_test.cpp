@@ -80,7 +80,7 @@ TEST(ConfigTest, EachKindOfBadFileGetsItsMessage) {
        "key 'pipeline.order' = \"sideways\" is not one of: depth-first, breadth-first, "
        "engine-per-stream"},
       {"[pipeline]\nmodel = \"werkhoven-3ce\"\n", "is not one of: auto, gomez-luna-cc1"},
-      {"[streams]\nmax = 64\n", "bad.toml: streams.max (64) exceeds pipeline.max_streams (32)"},
+      {"[streams]\nmin = 9\nmax = 8\n", "bad.toml: streams.min (9) exceeds streams.max (8)"},
       {"[detector]\nwindow = 4\nmin_samples = 8\n", "must not exceed detector.window (4)"},
       {"pipeline = 3\n", "'pipeline' must be a table"},
   };
@@ -128,9 +128,14 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
             "--detector.threshold=-1: key 'detector.threshold' = -1 is out of range [0.001, 10]");
   s = ApplyConfigOverride(&c, "detector.thresold", "0.1");
   EXPECT_NE(s.message().find("unknown configuration key 'detector.thresold'"), std::string::npos);
-  s = ApplyConfigOverride(&c, "streams.max", "100");
-  EXPECT_NE(s.message().find("exceeds pipeline.max_streams"), std::string::npos);
   EXPECT_EQ(c.adaptive.detector.threshold, 0.3);  // a failed override changes nothing
+  // The order of flags does not matter: rules between keys are checked after all of them.
+  ASSERT_TRUE(ApplyConfigOverride(&c, "streams.min", "16").ok());
+  ASSERT_TRUE(ApplyConfigOverride(&c, "streams.max", "16").ok());
+  EXPECT_TRUE(ValidatePipelineConfig(c, "flags").ok());
+  ASSERT_TRUE(ApplyConfigOverride(&c, "streams.max", "8").ok());
+  EXPECT_NE(ValidatePipelineConfig(c, "flags").message().find("streams.min (16) exceeds"),
+            std::string::npos);
 }
 
 TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {

@@ -46,11 +46,14 @@ absl::StatusOr<PipelineConfig> LoadPipelineConfig(const std::string& path);
 absl::StatusOr<PipelineConfig> ParsePipelineConfig(std::string_view text, std::string_view name);
 
 // Sets one key ("detector.threshold") from its text ("0.2"; strings may be bare) with the same
-// checks as the file; errors name the flag --key=value.
+// type and range checks as the file; errors name the flag --key=value. Rules between keys
+// are checked by ValidatePipelineConfig once all flags are applied (so that their order does
+// not matter).
 absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
                                  std::string_view value);
 
-// Checks that keys agree with each other (e.g. streams.max <= pipeline.max_streams).
+// Checks that keys agree with each other (streams.min <= streams.max; detector.min_samples and
+// detector.consecutive <= detector.window). streams.max is capped by pipeline.max_streams.
 absl::Status ValidatePipelineConfig(const PipelineConfig& config, std::string_view name);
 
 // Every key with its value, as TOML that ParsePipelineConfig reads back to the same config.

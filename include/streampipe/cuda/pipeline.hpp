@@ -36,10 +36,16 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "streampipe/core/config.hpp"
 #include "streampipe/core/model_types.hpp"
 #include "streampipe/cuda/pipeline_types.hpp"
 
 namespace streampipe {
+
+// Copies every setting of `config` (pipeline, streams, adaptive, detector, exploration keys)
+// into `options`; the workload (bytes per item, batch size, launcher) stays as it is.
+// InvalidArgument for a bad issue order.
+absl::Status ApplyConfig(const PipelineConfig& config, PipelineOptions* options);
 
 class StreamPipeline {
  public:

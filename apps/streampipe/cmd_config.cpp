@@ -1,0 +1,37 @@
+// streampipe config: validate a configuration file and print the effective configuration.
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "config_flags.hpp"
+#include "streampipe/core/config.hpp"
+
+namespace streampipe::cli {
+
+int RunConfig(const std::vector<std::string>& args) {
+  constexpr char kCommand[] = "config";
+  std::string path;
+  bool no_comments = false;
+  FlagSet fs(kCommand, "[--config=FILE] [--table.key=value ...]");
+  fs.Add("config", &path, "configuration file to validate (default: built-in defaults)");
+  fs.Add("no-comments", &no_comments, "print keys and values only");
+  fs.AcceptConfigOverrides();
+  absl::Status s = fs.Parse(args);
+  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
+  if (fs.help_requested()) {
+    std::cout << fs.Usage()
+              << "  --table.key=VALUE\n      override one key of the file (docs/config.md)\n";
+    return kExitOk;
+  }
+  if (!fs.positional().empty()) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0],
+                                                   "' (give the file as --config=FILE)"));
+  }
+  ConfigResult r = LoadConfig(kCommand, path, fs);
+  if (r.exit_code != kExitOk) return r.exit_code;
+  std::cout << PipelineConfigToml(r.config, !no_comments);
+  return kExitOk;
+}
+
+}  // namespace streampipe::cli

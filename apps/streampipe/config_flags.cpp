@@ -1,0 +1,31 @@
+#include "config_flags.hpp"
+
+namespace streampipe::cli {
+
+ConfigResult LoadConfig(const std::string& command, const std::string& path, const FlagSet& flags) {
+  ConfigResult r;
+  if (!path.empty()) {
+    absl::StatusOr<PipelineConfig> c = LoadPipelineConfig(path);
+    if (!c.ok()) {
+      const bool missing = c.status().code() == absl::StatusCode::kNotFound ||
+                           c.status().code() == absl::StatusCode::kPermissionDenied;
+      r.exit_code = Fail(command, missing ? kExitNoInput : kExitConfig, c.status());
+      return r;
+    }
+    r.config = *c;
+  }
+  for (const auto& [key, value] : flags.overrides()) {
+    absl::Status s = ApplyConfigOverride(&r.config, key, value);
+    if (!s.ok()) {
+      r.exit_code = Fail(command, kExitUsage, s);
+      return r;
+    }
+  }
+  if (!flags.overrides().empty()) {
+    absl::Status s = ValidatePipelineConfig(r.config, "flags");
+    if (!s.ok()) r.exit_code = Fail(command, kExitUsage, s);
+  }
+  return r;
+}
+
+}  // namespace streampipe::cli

@@ -1,0 +1,301 @@
+// Adaptive re-derivation on the GPU (issue 4 evidence):
+//   stationary  - each add-scalar row (64 MiB each way): the adaptive pipeline over many batches
+//                 against the best fixed n found by exhaustive search (goal >= 0.98);
+//   two-phase   - 26 MiB in, 100 KB out, a kernel whose cost switches mid-run: adaptive against
+//                 the per-phase best (goal >= 0.97, re-derivations included) and against the
+//                 best single fixed n (goal: >= 5 % faster);
+//   continuous  - symmetric 64 MiB batches streamed back to back: throughput against the duplex
+//                 copy bound (goal >= 0.95).
+// Times are device times from CUDA events (sums of the batches' times), after warm-up.
+//   adaptive_bench [stationary|two-phase|continuous|all] [--batches=N] [--two-phase-mib=6.5]
+//                  [--heavy-ratio=2]
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "bench_kernels.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/error.hpp"
+#include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/cuda/workloads.hpp"
+
+namespace streampipe {
+namespace {
+
+DeviceTraits g_traits;
+double g_duplex_gbps = 0.0;
+std::int64_t g_batches = 400;
+double g_two_phase_mib = 6.5;   // batch size of the two-phase workload
+double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
+const int kCandidates[] = {1, 2, 4, 8, 16, 32, 64, 128};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, KernelLauncher l) {
+  PipelineOptions o;
+  o.in_bytes_per_item = in_b;
+  o.out_bytes_per_item = out_b;
+  o.max_items_per_batch = items;
+  o.launch = std::move(l);
+  o.max_streams = 128;
+  o.traits = g_traits;
+  o.adaptive.candidates.max_streams = 128;
+  o.adaptive.candidates.powers_of_two = true;
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+int g_iters = 1;
+KernelLauncher VariableAddScalar() {
+  return [](const LaunchArgs& a) -> absl::Status {
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchAddScalar(static_cast<const float*>(a.in),
+                                                    static_cast<float*>(a.out), a.num_items,
+                                                    g_iters, a.stream));
+    return absl::OkStatus();
+  };
+}
+
+void Stationary() {
+  constexpr std::int64_t kItems = 16 << 20;
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  for (std::int64_t i = 0; i < kItems; ++i) in.data()[i] = static_cast<float>(i % 1000);
+  const HostBatch batch{in.data(), out.data(), kItems};
+  std::printf("\n== stationary: add-scalar, 64 MiB each way, %lld adaptive batches\n",
+              static_cast<long long>(g_batches));
+  std::printf("%-6s %7s %9s %8s %10s %9s %6s  %s\n", "iters", "best_n", "best_ms", "adapt_n",
+              "adapt_ms", "ratio", "expl", "events (kind: old->new n)");
+  auto fixed = StreamPipeline::Create(Base(kItems, 4, 4, VariableAddScalar()));
+  for (int iters : {1, 50, 200, 500, 1000, 3000}) {
+    g_iters = iters;
+    // Exhaustive search over fixed n (medians of 41 batches).
+    int best_n = 1;
+    double best = 1e30;
+    for (int n : kCandidates) {
+      for (int w = 0; w < 3; ++w) (void)fixed->Run(batch, n);
+      std::vector<double> ms;
+      for (int r = 0; r < 41; ++r) ms.push_back(fixed->Run(batch, n)->elapsed_ms);
+      const double m = Median(ms);
+      if (m < best) {
+        best = m;
+        best_n = n;
+      }
+    }
+    // Adaptive: a fresh pipeline, every batch counted (the measurement and explorations too).
+    auto p = StreamPipeline::Create(Base(kItems, 4, 4, VariableAddScalar()));
+    double total = 0.0;
+    std::int64_t expl = 0;
+    for (std::int64_t b = 0; b < g_batches; ++b) {
+      absl::StatusOr<BatchStats> st = p->Run(batch);
+      if (!st.ok()) {
+        std::cerr << st.status() << "\n";
+        return;
+      }
+      total += st->elapsed_ms;
+      expl += st->kind == PlanKind::kExplore;
+    }
+    const double mean = total / static_cast<double>(g_batches);
+    std::string events;
+    for (const RederivationEvent& e : p->controller().events()) {
+      events += absl::StrFormat("%s:%d->%d ", EventKindName(e.kind), e.old_streams, e.new_streams);
+    }
+    std::printf("%-6d %7d %9.4f %8d %10.4f %9.4f %6lld  %s\n", iters, best_n, best,
+                p->chosen_streams(), mean, best / mean, static_cast<long long>(expl),
+                events.c_str());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+void TwoPhase() {
+  // Items of 256 floats (1 KiB) in, one float out.
+  const std::int64_t kItems = static_cast<std::int64_t>(g_two_phase_mib * 1024);
+  const std::int64_t in_b = bench::kReduceWidth * sizeof(float);
+  auto spin = *DeviceBuffer<int>::Create(1);
+  auto in = *PinnedBuffer<float>::Create(kItems * bench::kReduceWidth);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  for (std::int64_t i = 0; i < kItems * bench::kReduceWidth; ++i) in.data()[i] = (i % 97) * 0.01f;
+  const HostBatch batch{in.data(), out.data(), kItems};
+  auto set_spin = [&](int v) { cudaMemcpy(spin.data(), &v, sizeof(int), cudaMemcpyHostToDevice); };
+  // Phase B's kernel: g_heavy_ratio times the copy-in time.
+  auto probe = StreamPipeline::Create(Base(kItems, in_b, 4, bench::ReduceSpinLauncher(spin.data())));
+  set_spin(1000);
+  for (int w = 0; w < 3; ++w) (void)probe->MeasureComponents(batch);
+  BatchStats m = *probe->MeasureComponents(batch);
+  const int heavy = std::max(1, static_cast<int>(1000.0 * g_heavy_ratio * m.components.h2d_ms /
+                                                 m.components.kernel_ms));
+  set_spin(0);
+  m = *probe->MeasureComponents(batch);
+  std::printf("\n== two-phase: %.2f MiB in, %.0f KB out; phase A spin 0 (kernel %.3f ms, copy-in "
+              "%.3f ms), phase B spin %d (kernel ~%.1fx copy-in); %lld batches per phase\n",
+              g_two_phase_mib, g_two_phase_mib * 4, m.components.kernel_ms, m.components.h2d_ms,
+              heavy, g_heavy_ratio, static_cast<long long>(g_batches));
+  auto run = [&](std::optional<int> n, double* a, double* b, std::vector<int>* seen, int* rederiv) {
+    auto p = StreamPipeline::Create(Base(kItems, in_b, 4, bench::ReduceSpinLauncher(spin.data())));
+    set_spin(0);
+    for (int w = 0; w < 3; ++w) (void)(n ? p->Run(batch, *n) : p->Run(batch));
+    *a = *b = 0.0;
+    for (int phase = 0; phase < 2; ++phase) {
+      set_spin(phase == 0 ? 0 : heavy);
+      for (std::int64_t i = 0; i < g_batches; ++i) {
+        absl::StatusOr<BatchStats> st = n ? p->Run(batch, *n) : p->Run(batch);
+        if (!st.ok()) {
+          std::cerr << st.status() << "\n";
+          return;
+        }
+        (phase == 0 ? *a : *b) += st->elapsed_ms;
+        if (seen && (seen->empty() || seen->back() != st->streams)) seen->push_back(st->streams);
+      }
+    }
+    if (rederiv) *rederiv = static_cast<int>(p->controller().events().size());
+  };
+  std::printf("%-8s %12s %12s %12s\n", "n", "phaseA_ms", "phaseB_ms", "total_ms");
+  double best_a = 1e30, best_b = 1e30, best_total = 1e30;
+  int best_a_n = 0, best_b_n = 0, best_total_n = 0;
+  std::map<int, std::pair<double, double>> per_n;
+  for (int n : kCandidates) {
+    double a = 0, b = 0;
+    run(n, &a, &b, nullptr, nullptr);
+    per_n[n] = {a, b};
+    std::printf("%-8d %12.2f %12.2f %12.2f\n", n, a, b, a + b);
+    if (a < best_a) best_a = a, best_a_n = n;
+    if (b < best_b) best_b = b, best_b_n = n;
+    if (a + b < best_total) best_total = a + b, best_total_n = n;
+  }
+  double a = 0, b = 0;
+  std::vector<int> seen;
+  int rederiv = 0;
+  run(std::nullopt, &a, &b, &seen, &rederiv);
+  std::string path;
+  for (int n : seen) path += absl::StrFormat("%d ", n);
+  std::printf("%-8s %12.2f %12.2f %12.2f   n over time: %s(%d events)\n", "adaptive", a, b,
+              a + b, path.c_str(), rederiv);
+  std::printf("per-phase best: A n=%d %.2f ms, B n=%d %.2f ms; adaptive / per-phase best = %.4f\n",
+              best_a_n, best_a, best_b_n, best_b, (best_a + best_b) / (a + b));
+  std::printf("best single fixed n=%d %.2f ms; adaptive is %.1f %% faster; that fixed n loses "
+              "%.1f %% in phase A and %.1f %% in phase B against the phase's best\n",
+              best_total_n, best_total, 100.0 * (best_total / (a + b) - 1.0),
+              100.0 * (per_n[best_total_n].first / best_a - 1.0),
+              100.0 * (per_n[best_total_n].second / best_b - 1.0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A source that fills each ring buffer once and then replays it (the host cannot generate
+// 55 GB/s of fresh data; the pipeline's copies are what is measured).
+class ReplaySource : public BatchSource {
+ public:
+  ReplaySource(std::int64_t batches, std::int64_t items) : left_(batches), items_(items) {}
+  // Buffers already filled, across runs (the pipeline's ring is reused between them).
+  absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) override {
+    if (left_-- <= 0) return 0;
+    static std::vector<std::byte*> seen;
+    if (std::find(seen.begin(), seen.end(), in.data()) == seen.end()) {
+      float* f = reinterpret_cast<float*>(in.data());
+      for (std::int64_t i = 0; i < items_; ++i) f[i] = static_cast<float>(i % 1000);
+      seen.push_back(in.data());
+    }
+    return std::min(items_, max_items);
+  }
+
+ private:
+  std::int64_t left_, items_;
+};
+class NullSink : public BatchSink {
+ public:
+  absl::Status Consume(std::span<const std::byte>, const BatchStats&) override {
+    return absl::OkStatus();
+  }
+};
+
+void Continuous() {
+  constexpr std::int64_t kItems = 16 << 20;
+  const double bytes = 2.0 * kItems * sizeof(float);
+  const double bound_ms = bytes / (98.7e6);  // the anchors' duplex bound, 98.7 GB/s
+  const double bound_cal_ms = g_duplex_gbps > 0 ? bytes / (g_duplex_gbps * 1e6) : 0.0;
+  std::printf("\n== continuous: 64 MiB each way, add-scalar iters 1, %lld batches; duplex bound "
+              "%.4f ms/batch at 98.7 GB/s (anchors)\n",
+              static_cast<long long>(g_batches), bound_ms);
+  std::printf("%-10s %-9s %10s %10s %10s %9s %9s\n", "in_flight", "n", "period_ms", "wall_ms",
+              "GB/s", "vs_bound", "explored");
+  for (int in_flight : {1, 2, 3}) {
+    for (std::optional<int> n : std::vector<std::optional<int>>{std::nullopt, 1, 2, 4, 16}) {
+      g_iters = 1;
+      PipelineOptions o = Base(kItems, 4, 4, VariableAddScalar());
+      o.max_in_flight = in_flight;
+      o.adaptive.steady_state = in_flight > 1;
+      auto p = StreamPipeline::Create(o);
+      if (!p.ok()) {
+        std::cerr << p.status() << "\n";
+        return;
+      }
+      ReplaySource warm(8, kItems);
+      NullSink sink;
+      ContinuousOptions co;
+      co.streams = n;
+      (void)p->RunContinuous(warm, sink, co);
+      ReplaySource src(g_batches, kItems);
+      absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink, co);
+      if (!s.ok()) {
+        std::cerr << s.status() << "\n";
+        return;
+      }
+      const double period = s->device_ms / static_cast<double>(s->batches);
+      const int final_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
+      std::printf("%-10d %-9s %10.4f %10.4f %10.2f %9.4f %9lld\n", in_flight,
+                  n ? absl::StrFormat("%d", *n).c_str() : absl::StrFormat("auto(%d)", final_n).c_str(),
+                  period, s->wall_ms / static_cast<double>(s->batches), bytes / (period * 1e6),
+                  bound_ms / period, static_cast<long long>(s->explored_batches));
+    }
+  }
+  if (bound_cal_ms > 0) {
+    std::printf("(with this card's calibrated two-stream duplex %.1f GB/s the bound is %.4f ms)\n",
+                g_duplex_gbps, bound_cal_ms);
+  }
+}
+
+}  // namespace
+}  // namespace streampipe
+
+int main(int argc, char** argv) {
+  using namespace streampipe;
+  std::string what = "all";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--batches=", 10) == 0) {
+      g_batches = std::atoll(argv[i] + 10);
+    } else if (std::strncmp(argv[i], "--two-phase-mib=", 16) == 0) {
+      g_two_phase_mib = std::atof(argv[i] + 16);
+    } else if (std::strncmp(argv[i], "--heavy-ratio=", 14) == 0) {
+      g_heavy_ratio = std::atof(argv[i] + 14);
+    } else {
+      what = argv[i];
+    }
+  }
+  if (CudaDeviceCount() == 0) {
+    std::cerr << "adaptive_bench: no CUDA device (" << NoDeviceReason() << ")\n";
+    return 0;
+  }
+  absl::StatusOr<Calibration> cal = Calibrate({});
+  if (!cal.ok()) {
+    std::cerr << "calibration failed: " << cal.status() << "\n";
+    return 1;
+  }
+  g_traits = cal->profile.traits;
+  g_duplex_gbps = cal->profile.duplex_gbps;
+  std::printf("calibrated: c %.2f us, duplex fit %.1f GB/s each way\n",
+              g_traits.stream_overhead_ms * 1e3, 1.0 / g_traits.h2d.duplex_ms_per_byte / 1e6);
+  if (what == "all" || what == "stationary") Stationary();
+  if (what == "all" || what == "two-phase") TwoPhase();
+  if (what == "all" || what == "continuous") Continuous();
+  return 0;
+}
