@@ -1,0 +1,183 @@
+// The CPU-side half of `streampipe sweep`: the measured points of a sweep over configurations
+// and stream counts, their CSV form, the list syntax of the sweep's flags, and the summary
+// statistics (model accuracy, quality of the chosen n, speed-ups) that docs/results.md reports.
+//
+//   absl::StatusOr<std::vector<int>> ns = streampipe::ParseIntList("1..128*2");  // 1,2,4,...,128
+//   std::string csv = streampipe::SweepCsvHeader();
+//   for (const streampipe::SweepPoint& p : points) csv += streampipe::SweepCsvRow(p);
+//   absl::StatusOr<std::vector<streampipe::SweepPoint>> back = streampipe::ParseSweepCsv(csv);
+//   absl::StatusOr<streampipe::SweepSummary> s = streampipe::Summarize(*back);
+//   std::cout << streampipe::SummaryText(*s);
+//
+// Definitions used by the summary:
+//  - A *configuration* is the group of points with equal (workload, grid, in_bytes, out_bytes,
+//    intensity, order); its points differ in `streams` (n), each n at most once.
+//  - The *best n* of a configuration is the n with the lowest median_ms among its points (the
+//    smaller n on a tie).
+//  - The *relative error* of a prediction at a point is |predicted - measured| / measured with
+//    measured = median_ms, over the points where the prediction is finite.
+//  - The *ratio* of a chooser (a model or the adaptive pipeline) in a configuration is
+//    median_ms at the chosen n / median_ms at the best n (>= 1). Configurations where the
+//    chooser's n is 0 (not computed) or was not measured are skipped for that chooser.
+//  - A *speed-up* vs n = k is median_ms at n = k / median_ms at the adaptive (or the best) n,
+//    averaged (arithmetic mean) over the configurations where both n were measured.
+//  - The median of an even count is the mean of the two middle values.
+//
+// All functions are pure and thread-safe.
+#ifndef STREAMPIPE_CORE_SWEEP_HPP_
+#define STREAMPIPE_CORE_SWEEP_HPP_
+
+#include <cstddef>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "streampipe/core/model.hpp"
+
+namespace streampipe {
+
+// The number of models in a sweep: one per entry of kAllModelKinds, in that order.
+inline constexpr std::size_t kSweepModelCount = std::size(kAllModelKinds);
+
+// One measured point of a sweep: one configuration (workload, sizes, kernel intensity, issue
+// order) at one number of streams n. Strings never contain commas (the CSV does not quote).
+struct SweepPoint {
+  std::string workload;  // "add-scalar", "asymmetric", "matmul", "histogram"
+  std::string grid;      // "symmetric", "asymmetric", "matmul", "histogram", "quick"
+  double in_bytes = 0;   // bytes copied in per batch
+  double out_bytes = 0;  // bytes copied out per batch
+  double intensity = 0;  // kernel loop trips (add-scalar), p (matmul), frame pixels (histogram)
+  std::string order;     // "depth-first", "breadth-first", "engine-per-stream"
+  int streams = 1;
+  double median_ms = 0, p10_ms = 0, p90_ms = 0;  // measured over `repetitions` batches
+  int repetitions = 0;
+  double h2d_ms = 0, kernel_ms = 0, d2h_ms = 0;  // non-streamed components of the configuration
+  // Predicted time of each model (kAllModelKinds order), NaN where not computed. Sized
+  // kSweepModelCount by default; SweepCsvRow writes missing entries as NaN.
+  std::vector<double> predicted_ms =
+      std::vector<double>(kSweepModelCount, std::numeric_limits<double>::quiet_NaN());
+  // The adaptive pipeline's on-line-calibrated prediction for this n; NaN where not computed.
+  double calibrated_ms = std::numeric_limits<double>::quiet_NaN();
+  // The n each model chooses for this configuration (same on every row of the configuration);
+  // 0 where not computed. Sized kSweepModelCount; SweepCsvRow writes missing entries as 0.
+  std::vector<int> chosen = std::vector<int>(kSweepModelCount, 0);
+  int adaptive_n = 0;  // the n the adaptive pipeline settled on for this configuration; 0: none
+};
+
+// ---- CSV: one row per point ----
+//
+// Columns, in order: workload, grid, in_bytes, out_bytes, intensity, order, streams,
+// median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
+// model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
+// model, chosen_adaptive. Numbers are written in the shortest form that round-trips exactly;
+// NaN is written as an empty field (infinities as inf / -inf).
+
+// The column names, in order.
+std::vector<std::string> SweepCsvColumns();
+
+// The header line, with its trailing "\n".
+std::string SweepCsvHeader();
+
+// One row, with its trailing "\n". The strings must not contain commas or line breaks (not
+// checked; the caller's names never do).
+std::string SweepCsvRow(const SweepPoint& point);
+
+// The inverse of SweepCsvHeader + SweepCsvRow*: the header line, then one point per line
+// ("\r\n" line ends and blank lines are accepted). Empty number fields parse as NaN (every
+// double column); integer columns must not be empty.
+// InvalidArgument: empty text (no header); a header that differs from SweepCsvColumns (names
+// the first differing column: expected vs found); a row with the wrong number of fields (names
+// the line and the counts); a field that is not a number / an integer (names the line, the
+// column and the value).
+absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text);
+
+// ---- Lists of values for flags such as --streams=1..128*2 ----
+//
+// Syntax: comma-separated items, whitespace around items allowed; each item is a number
+// (strtod syntax: 4, 0.5, 1e6, -2) or a range that includes b when it is reached (within a
+// relative tolerance of 1e-9, in which case b itself is the last value):
+//   a..b     a, a+1, a+2, ... <= b
+//   a..b+k   a, a+k, a+2k, ... <= b   (k > 0)
+//   a..b*k   a, a*k, a*k^2, ... <= b  (k > 1, a > 0)
+// Values come in the order given; duplicates are kept.
+
+inline constexpr std::size_t kMaxListValues = 100000;
+
+// InvalidArgument naming the item and why: empty spec, empty item, a number that is not
+// finite or not a number, a > b, step <= 0, factor <= 1, a geometric range with a <= 0, more
+// than kMaxListValues values in all.
+absl::StatusOr<std::vector<double>> ParseNumberList(std::string_view spec);
+
+// As ParseNumberList, and also InvalidArgument for a value that is not an integer or is out
+// of int's range (names the item and the value).
+absl::StatusOr<std::vector<int>> ParseIntList(std::string_view spec);
+
+// Comma-separated names (whitespace around names allowed), each one of `allowed`; order kept,
+// duplicates kept. InvalidArgument: empty spec, empty item, a name not in `allowed` (names it
+// and lists the allowed ones).
+absl::StatusOr<std::vector<std::string>> ParseNameList(std::string_view spec,
+                                                       const std::vector<std::string>& allowed);
+
+// ---- Summary statistics (definitions at the top of this file) ----
+
+// Accuracy of one predictor over all points where its prediction is finite. With points == 0
+// the errors are NaN.
+struct ModelAccuracy {
+  std::string model;  // a model name, or "calibrated" for SweepPoint::calibrated_ms
+  double median_rel_error = std::numeric_limits<double>::quiet_NaN();
+  double max_rel_error = std::numeric_limits<double>::quiet_NaN();
+  int points = 0;
+};
+
+// Quality of one chooser's n over the configurations where it chose a measured n. With
+// configs == 0 the ratios are NaN.
+struct ChoiceQuality {
+  std::string who;  // a model name, or "adaptive" for SweepPoint::adaptive_n
+  double mean_ratio = std::numeric_limits<double>::quiet_NaN();   // mean over configurations
+  double worst_ratio = std::numeric_limits<double>::quiet_NaN();  // max over configurations
+  int configs = 0;
+};
+
+// Speed-ups (> 1: faster than the fixed n). Each mean is NaN when its count is 0.
+struct SpeedUps {
+  // Of the adaptive choice: time(n=1 / 4 / 8) / time(adaptive_n).
+  double vs_non_streamed_mean = std::numeric_limits<double>::quiet_NaN();
+  double vs_fixed4_mean = std::numeric_limits<double>::quiet_NaN();
+  double vs_fixed8_mean = std::numeric_limits<double>::quiet_NaN();
+  int vs_non_streamed_configs = 0, vs_fixed4_configs = 0, vs_fixed8_configs = 0;
+  // Of the best measured n: time(n=1 / 4 / 8) / time(best n).
+  double best_vs_non_streamed_mean = std::numeric_limits<double>::quiet_NaN();
+  double best_vs_fixed4_mean = std::numeric_limits<double>::quiet_NaN();
+  double best_vs_fixed8_mean = std::numeric_limits<double>::quiet_NaN();
+  int best_vs_non_streamed_configs = 0, best_vs_fixed4_configs = 0, best_vs_fixed8_configs = 0;
+  int configs = 0;  // configurations in the sweep
+};
+
+struct SweepSummary {
+  // One row per model (kAllModelKinds order), then "calibrated"; rows with no finite
+  // prediction have points == 0.
+  std::vector<ModelAccuracy> accuracy;
+  // One row per model (kAllModelKinds order), then "adaptive".
+  std::vector<ChoiceQuality> choices;
+  SpeedUps speedups;
+};
+
+// InvalidArgument: an empty point list; a point whose median_ms is not finite or <= 0, or
+// whose predicted_ms / chosen does not have kSweepModelCount entries (names the point); a
+// configuration with two points of the same n, or whose points disagree on chosen or
+// adaptive_n (names the configuration, the column and the two values).
+absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
+
+// The three tables (accuracy, choice of n, speed-ups) as Markdown, ready for docs/results.md.
+// NaN prints as "n/a".
+std::string SummaryMarkdown(const SweepSummary& summary);
+
+// The same tables as aligned plain text for the terminal.
+std::string SummaryText(const SweepSummary& summary);
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CORE_SWEEP_HPP_

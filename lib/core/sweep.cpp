@@ -1,0 +1,657 @@
+#include "streampipe/core/sweep.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+
+namespace streampipe {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Tolerance of a range's end, in steps (arithmetic) or relative (geometric).
+constexpr double kRangeTolerance = 1e-9;
+
+// Debian's Abseil has its own string_view type.
+absl::string_view Av(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+// The shortest text that parses back to exactly `v`; "" for NaN.
+std::string FormatDouble(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  if (ec != std::errc()) return absl::StrFormat("%.17g", v);
+  return std::string(buf, end);
+}
+
+std::string ModelColumn(std::string_view prefix, ModelKind kind) {
+  return absl::StrCat(std::string(prefix), std::string(ModelName(kind)));
+}
+
+// ---- lists ----
+
+struct ListItem {
+  std::string text;
+  std::size_t begin = 0, end = 0;  // its values: values[begin, end)
+};
+
+absl::Status ItemError(absl::string_view item, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("list item '", item, "': ", why));
+}
+
+absl::StatusOr<double> ParseItemNumber(absl::string_view text, absl::string_view item,
+                                       absl::string_view what) {
+  text = absl::StripAsciiWhitespace(text);
+  if (text.empty()) return ItemError(item, absl::StrCat("missing ", what));
+  double v = 0;
+  if (!absl::SimpleAtod(text, &v)) {
+    return ItemError(item, absl::StrCat(what, " '", text, "' is not a number"));
+  }
+  if (!std::isfinite(v)) {
+    return ItemError(item, absl::StrCat(what, " '", text, "' is not finite"));
+  }
+  return v;
+}
+
+absl::Status TooMany(absl::string_view item) {
+  return ItemError(item, absl::StrCat("the list would have more than ", kMaxListValues, " values"));
+}
+
+// Appends the values of one item (already stripped, not empty).
+absl::Status ExpandItem(absl::string_view item, std::vector<double>* values) {
+  const std::size_t budget = kMaxListValues - values->size();
+  const std::size_t dots = item.find("..");
+  if (dots == absl::string_view::npos) {
+    absl::StatusOr<double> v = ParseItemNumber(item, item, "value");
+    if (!v.ok()) return v.status();
+    if (budget < 1) return TooMany(item);
+    values->push_back(*v);
+    return absl::OkStatus();
+  }
+  const absl::string_view a_text = item.substr(0, dots);
+  const absl::string_view rest = item.substr(dots + 2);
+  // The step operator: '*', or a '+' that is neither b's sign nor an exponent's sign.
+  char op = 0;
+  std::size_t op_pos = rest.find('*');
+  if (op_pos != absl::string_view::npos) {
+    op = '*';
+  } else {
+    for (std::size_t i = 1; i < rest.size(); ++i) {
+      if (rest[i] == '+' && rest[i - 1] != 'e' && rest[i - 1] != 'E') {
+        op = '+';
+        op_pos = i;
+        break;
+      }
+    }
+  }
+  const absl::string_view b_text = op ? rest.substr(0, op_pos) : rest;
+  absl::StatusOr<double> a = ParseItemNumber(a_text, item, "start");
+  if (!a.ok()) return a.status();
+  absl::StatusOr<double> b = ParseItemNumber(b_text, item, "end");
+  if (!b.ok()) return b.status();
+  double k = 1;
+  if (op) {
+    absl::StatusOr<double> parsed =
+        ParseItemNumber(rest.substr(op_pos + 1), item, op == '*' ? "factor" : "step");
+    if (!parsed.ok()) return parsed.status();
+    k = *parsed;
+  }
+  if (*a > *b) {
+    return ItemError(
+        item, absl::StrCat("start ", FormatDouble(*a), " is greater than end ", FormatDouble(*b)));
+  }
+  if (op == '*') {
+    if (k <= 1) return ItemError(item, absl::StrCat("factor ", FormatDouble(k), " must be > 1"));
+    if (*a <= 0) {
+      return ItemError(item,
+                       absl::StrCat("a geometric range needs a start > 0, got ", FormatDouble(*a)));
+    }
+    const double steps = std::log(*b / *a) / std::log(k) + kRangeTolerance;
+    if (!(steps < static_cast<double>(budget))) return TooMany(item);
+    const std::size_t count = static_cast<std::size_t>(std::floor(steps)) + 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      double v = *a * std::pow(k, static_cast<double>(i));
+      if (std::abs(v - *b) <= kRangeTolerance * *b) v = *b;
+      values->push_back(v);
+    }
+    return absl::OkStatus();
+  }
+  if (k <= 0) return ItemError(item, absl::StrCat("step ", FormatDouble(k), " must be > 0"));
+  const double steps = (*b - *a) / k + kRangeTolerance;
+  if (!(steps < static_cast<double>(budget))) return TooMany(item);
+  const std::size_t count = static_cast<std::size_t>(std::floor(steps)) + 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    double v = *a + static_cast<double>(i) * k;
+    if (std::abs(v - *b) <= kRangeTolerance * k) v = *b;
+    values->push_back(v);
+  }
+  return absl::OkStatus();
+}
+
+// Splits a comma-separated spec into stripped items; InvalidArgument for an empty spec or
+// item.
+absl::StatusOr<std::vector<absl::string_view>> SplitItems(std::string_view spec) {
+  const absl::string_view s = Av(spec);
+  if (absl::StripAsciiWhitespace(s).empty()) {
+    return absl::InvalidArgumentError("empty list: expected comma-separated items");
+  }
+  std::vector<absl::string_view> items;
+  int index = 0;
+  for (absl::string_view piece : absl::StrSplit(s, ',')) {
+    ++index;
+    piece = absl::StripAsciiWhitespace(piece);
+    if (piece.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("empty item #", index, " in list '", s, "'"));
+    }
+    items.push_back(piece);
+  }
+  return items;
+}
+
+absl::Status ExpandList(std::string_view spec, std::vector<double>* values,
+                        std::vector<ListItem>* items) {
+  absl::StatusOr<std::vector<absl::string_view>> pieces = SplitItems(spec);
+  if (!pieces.ok()) return pieces.status();
+  for (absl::string_view piece : *pieces) {
+    ListItem item{std::string(piece), values->size(), 0};
+    if (absl::Status s = ExpandItem(piece, values); !s.ok()) return s;
+    item.end = values->size();
+    items->push_back(std::move(item));
+  }
+  return absl::OkStatus();
+}
+
+// ---- CSV ----
+
+std::vector<absl::string_view> SplitFields(absl::string_view line) {
+  std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
+  for (absl::string_view& f : fields) f = absl::StripAsciiWhitespace(f);
+  return fields;
+}
+
+// Reads the fields of one row in column order; errors name the line, column and value.
+class RowReader {
+ public:
+  RowReader(const std::vector<absl::string_view>& fields, const std::vector<std::string>& columns,
+            int line)
+      : fields_(fields), columns_(columns), line_(line) {}
+
+  std::string String() { return std::string(fields_[next_++]); }
+
+  absl::Status Double(double* out) {
+    const std::size_t i = next_++;
+    if (fields_[i].empty()) {
+      *out = kNaN;
+      return absl::OkStatus();
+    }
+    if (!absl::SimpleAtod(fields_[i], out)) return Error(i, "is not a number");
+    return absl::OkStatus();
+  }
+
+  absl::Status Int(int* out) {
+    const std::size_t i = next_++;
+    if (fields_[i].empty()) return Error(i, "is empty; expected an integer");
+    if (!absl::SimpleAtoi(fields_[i], out)) return Error(i, "is not an integer");
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Error(std::size_t i, absl::string_view why) const {
+    return absl::InvalidArgumentError(absl::StrCat("line ", line_, ", column ", i + 1, " '",
+                                                   columns_[i], "': value '", fields_[i], "' ",
+                                                   why));
+  }
+
+  const std::vector<absl::string_view>& fields_;
+  const std::vector<std::string>& columns_;
+  int line_;
+  std::size_t next_ = 0;
+};
+
+absl::Status CheckHeader(const std::vector<absl::string_view>& found,
+                         const std::vector<std::string>& expected, int line) {
+  const std::size_t common = std::min(found.size(), expected.size());
+  for (std::size_t i = 0; i < common; ++i) {
+    if (found[i] != expected[i]) {
+      return absl::InvalidArgumentError(absl::StrCat("header (line ", line, ") column ", i + 1,
+                                                     ": expected '", expected[i], "', found '",
+                                                     found[i], "'"));
+    }
+  }
+  if (found.size() < expected.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "header (line ", line, ") has ", found.size(), " columns, expected ", expected.size(),
+        ": column ", common + 1, " '", expected[common], "' is missing"));
+  }
+  if (found.size() > expected.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "header (line ", line, ") has ", found.size(), " columns, expected ", expected.size(),
+        ": unexpected column ", common + 1, " '", found[common], "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields,
+                                    const std::vector<std::string>& columns, int line) {
+  RowReader r(fields, columns, line);
+  SweepPoint p;
+  absl::Status s;
+  auto read_double = [&](double* out) {
+    if (s.ok()) s = r.Double(out);
+  };
+  auto read_int = [&](int* out) {
+    if (s.ok()) s = r.Int(out);
+  };
+  p.workload = r.String();
+  p.grid = r.String();
+  read_double(&p.in_bytes);
+  read_double(&p.out_bytes);
+  read_double(&p.intensity);
+  if (s.ok()) p.order = r.String();
+  read_int(&p.streams);
+  read_double(&p.median_ms);
+  read_double(&p.p10_ms);
+  read_double(&p.p90_ms);
+  read_int(&p.repetitions);
+  read_double(&p.h2d_ms);
+  read_double(&p.kernel_ms);
+  read_double(&p.d2h_ms);
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) read_double(&p.predicted_ms[m]);
+  read_double(&p.calibrated_ms);
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) read_int(&p.chosen[m]);
+  read_int(&p.adaptive_n);
+  if (!s.ok()) return s;
+  return p;
+}
+
+// ---- summary ----
+
+std::string ConfigKey(const SweepPoint& p) {
+  return absl::StrCat(p.workload, "\x1f", p.grid, "\x1f", FormatDouble(p.in_bytes), "\x1f",
+                      FormatDouble(p.out_bytes), "\x1f", FormatDouble(p.intensity), "\x1f",
+                      p.order);
+}
+
+std::string ConfigName(const SweepPoint& p) {
+  return absl::StrCat(p.workload, "/", p.grid, " in_bytes=", FormatDouble(p.in_bytes),
+                      " out_bytes=", FormatDouble(p.out_bytes),
+                      " intensity=", FormatDouble(p.intensity), " order=", p.order);
+}
+
+struct Config {
+  std::size_t first = 0;         // index of its first point
+  std::map<int, double> median;  // n -> median_ms
+  int best_n = 0;
+};
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+// Running mean of ratios.
+struct Mean {
+  double sum = 0;
+  int count = 0;
+  void Add(double x) {
+    sum += x;
+    ++count;
+  }
+  double Value() const { return count > 0 ? sum / count : kNaN; }
+};
+
+const double* Find(const std::map<int, double>& m, int n) {
+  auto it = m.find(n);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+std::string Percent(double x) {
+  return std::isfinite(x) ? absl::StrFormat("%.1f%%", 100 * x) : "n/a";
+}
+std::string Ratio(double x) { return std::isfinite(x) ? absl::StrFormat("%.3f", x) : "n/a"; }
+std::string Times(double x) { return std::isfinite(x) ? absl::StrFormat("%.2fx", x) : "n/a"; }
+
+struct SpeedUpRow {
+  std::string label;
+  double mean;
+  int configs;
+};
+
+std::vector<SpeedUpRow> SpeedUpRows(const SpeedUps& s) {
+  return {{"adaptive n vs n=1", s.vs_non_streamed_mean, s.vs_non_streamed_configs},
+          {"adaptive n vs n=4", s.vs_fixed4_mean, s.vs_fixed4_configs},
+          {"adaptive n vs n=8", s.vs_fixed8_mean, s.vs_fixed8_configs},
+          {"best n vs n=1", s.best_vs_non_streamed_mean, s.best_vs_non_streamed_configs},
+          {"best n vs n=4", s.best_vs_fixed4_mean, s.best_vs_fixed4_configs},
+          {"best n vs n=8", s.best_vs_fixed8_mean, s.best_vs_fixed8_configs}};
+}
+
+}  // namespace
+
+// ---- CSV ----
+
+std::vector<std::string> SweepCsvColumns() {
+  std::vector<std::string> c = {"workload",    "grid",    "in_bytes",  "out_bytes", "intensity",
+                                "order",       "streams", "median_ms", "p10_ms",    "p90_ms",
+                                "repetitions", "h2d_ms",  "kernel_ms", "d2h_ms"};
+  for (ModelKind k : kAllModelKinds) c.push_back(ModelColumn("pred_", k));
+  c.push_back("pred_calibrated");
+  for (ModelKind k : kAllModelKinds) c.push_back(ModelColumn("chosen_", k));
+  c.push_back("chosen_adaptive");
+  return c;
+}
+
+std::string SweepCsvHeader() { return absl::StrCat(absl::StrJoin(SweepCsvColumns(), ","), "\n"); }
+
+std::string SweepCsvRow(const SweepPoint& p) {
+  std::vector<std::string> f = {p.workload,
+                                p.grid,
+                                FormatDouble(p.in_bytes),
+                                FormatDouble(p.out_bytes),
+                                FormatDouble(p.intensity),
+                                p.order,
+                                absl::StrCat(p.streams),
+                                FormatDouble(p.median_ms),
+                                FormatDouble(p.p10_ms),
+                                FormatDouble(p.p90_ms),
+                                absl::StrCat(p.repetitions),
+                                FormatDouble(p.h2d_ms),
+                                FormatDouble(p.kernel_ms),
+                                FormatDouble(p.d2h_ms)};
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    f.push_back(FormatDouble(m < p.predicted_ms.size() ? p.predicted_ms[m] : kNaN));
+  }
+  f.push_back(FormatDouble(p.calibrated_ms));
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    f.push_back(absl::StrCat(m < p.chosen.size() ? p.chosen[m] : 0));
+  }
+  f.push_back(absl::StrCat(p.adaptive_n));
+  return absl::StrCat(absl::StrJoin(f, ","), "\n");
+}
+
+absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
+  const std::vector<std::string> columns = SweepCsvColumns();
+  std::vector<SweepPoint> points;
+  bool have_header = false;
+  int line_no = 0;
+  for (absl::string_view line : absl::StrSplit(Av(text), '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    const std::vector<absl::string_view> fields = SplitFields(line);
+    if (!have_header) {
+      if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
+      have_header = true;
+      continue;
+    }
+    if (fields.size() != columns.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("line ", line_no, ": ", fields.size(),
+                                                     " fields, expected ", columns.size()));
+    }
+    absl::StatusOr<SweepPoint> p = ParseRow(fields, columns, line_no);
+    if (!p.ok()) return p.status();
+    points.push_back(*std::move(p));
+  }
+  if (!have_header) return absl::InvalidArgumentError("empty sweep CSV: no header line");
+  return points;
+}
+
+// ---- lists ----
+
+absl::StatusOr<std::vector<double>> ParseNumberList(std::string_view spec) {
+  std::vector<double> values;
+  std::vector<ListItem> items;
+  if (absl::Status s = ExpandList(spec, &values, &items); !s.ok()) return s;
+  return values;
+}
+
+absl::StatusOr<std::vector<int>> ParseIntList(std::string_view spec) {
+  std::vector<double> values;
+  std::vector<ListItem> items;
+  if (absl::Status s = ExpandList(spec, &values, &items); !s.ok()) return s;
+  std::vector<int> ints;
+  ints.reserve(values.size());
+  for (const ListItem& item : items) {
+    for (std::size_t i = item.begin; i < item.end; ++i) {
+      const double v = values[i];
+      if (v != std::floor(v)) {
+        return ItemError(item.text, absl::StrCat("value ", FormatDouble(v), " is not an integer"));
+      }
+      if (v < static_cast<double>(INT_MIN) || v > static_cast<double>(INT_MAX)) {
+        return ItemError(item.text,
+                         absl::StrCat("value ", FormatDouble(v), " is out of the range of int"));
+      }
+      ints.push_back(static_cast<int>(v));
+    }
+  }
+  return ints;
+}
+
+absl::StatusOr<std::vector<std::string>> ParseNameList(std::string_view spec,
+                                                       const std::vector<std::string>& allowed) {
+  absl::StatusOr<std::vector<absl::string_view>> items = SplitItems(spec);
+  if (!items.ok()) return items.status();
+  std::vector<std::string> names;
+  for (absl::string_view item : *items) {
+    if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown name '", item, "'; allowed: ", absl::StrJoin(allowed, ", ")));
+    }
+    names.emplace_back(item);
+  }
+  return names;
+}
+
+// ---- summary ----
+
+absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
+  if (points.empty()) return absl::InvalidArgumentError("no sweep points to summarize");
+  std::vector<Config> configs;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    const std::string where =
+        absl::StrCat("points[", i, "] (", ConfigName(p), " streams=", p.streams, ")");
+    if (!std::isfinite(p.median_ms) || p.median_ms <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": median_ms must be finite and > 0, got ",
+                       std::isnan(p.median_ms) ? std::string("NaN") : FormatDouble(p.median_ms)));
+    }
+    if (p.streams < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": streams must be >= 1, got ", p.streams));
+    }
+    if (p.predicted_ms.size() != kSweepModelCount || p.chosen.size() != kSweepModelCount) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": predicted_ms has ", p.predicted_ms.size(), " and chosen has ", p.chosen.size(),
+          " entries, expected ", kSweepModelCount, " (one per model)"));
+    }
+    auto [it, inserted] = index.try_emplace(ConfigKey(p), configs.size());
+    if (inserted) configs.push_back(Config{i, {}, 0});
+    Config& c = configs[it->second];
+    const SweepPoint& first = points[c.first];
+    if (!c.median.emplace(p.streams, p.median_ms).second) {
+      return absl::InvalidArgumentError(absl::StrCat("configuration ", ConfigName(p),
+                                                     " has two points with streams=", p.streams));
+    }
+    for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+      if (p.chosen[m] != first.chosen[m]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "configuration ", ConfigName(p), ": ", ModelColumn("chosen_", kAllModelKinds[m]),
+            " is ", first.chosen[m], " on the row streams=", first.streams, " but ", p.chosen[m],
+            " on the row streams=", p.streams));
+      }
+    }
+    if (p.adaptive_n != first.adaptive_n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("configuration ", ConfigName(p), ": chosen_adaptive is ", first.adaptive_n,
+                       " on the row streams=", first.streams, " but ", p.adaptive_n,
+                       " on the row streams=", p.streams));
+    }
+  }
+  for (Config& c : configs) {
+    double best = 0;
+    for (const auto& [n, ms] : c.median) {  // ascending n: ties keep the smaller n
+      if (c.best_n == 0 || ms < best) {
+        c.best_n = n;
+        best = ms;
+      }
+    }
+  }
+
+  SweepSummary summary;
+  // Accuracy.
+  auto accuracy = [&](std::string name, auto predicted) {
+    std::vector<double> errors;
+    for (const SweepPoint& p : points) {
+      const double pred = predicted(p);
+      if (std::isfinite(pred)) errors.push_back(std::abs(pred - p.median_ms) / p.median_ms);
+    }
+    ModelAccuracy a;
+    a.model = std::move(name);
+    a.points = static_cast<int>(errors.size());
+    if (!errors.empty()) {
+      a.max_rel_error = *std::max_element(errors.begin(), errors.end());
+      a.median_rel_error = Median(std::move(errors));
+    }
+    summary.accuracy.push_back(std::move(a));
+  };
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    accuracy(std::string(ModelName(kAllModelKinds[m])),
+             [m](const SweepPoint& p) { return p.predicted_ms[m]; });
+  }
+  accuracy("calibrated", [](const SweepPoint& p) { return p.calibrated_ms; });
+
+  // Choice of n.
+  auto choice = [&](std::string who, auto chosen_n) {
+    Mean mean;
+    double worst = kNaN;
+    for (const Config& c : configs) {
+      const double* t = Find(c.median, chosen_n(points[c.first]));
+      if (t == nullptr) continue;  // not computed (0) or not measured
+      const double ratio = *t / c.median.at(c.best_n);
+      mean.Add(ratio);
+      if (!(ratio <= worst)) worst = ratio;
+    }
+    ChoiceQuality q;
+    q.who = std::move(who);
+    q.configs = mean.count;
+    q.mean_ratio = mean.Value();
+    q.worst_ratio = worst;
+    summary.choices.push_back(std::move(q));
+  };
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    choice(std::string(ModelName(kAllModelKinds[m])),
+           [m](const SweepPoint& p) { return p.chosen[m]; });
+  }
+  choice("adaptive", [](const SweepPoint& p) { return p.adaptive_n; });
+
+  // Speed-ups.
+  Mean adaptive_vs[3], best_vs[3];
+  constexpr int kFixed[3] = {1, 4, 8};
+  for (const Config& c : configs) {
+    const double best = c.median.at(c.best_n);
+    const double* adaptive = Find(c.median, points[c.first].adaptive_n);
+    for (int j = 0; j < 3; ++j) {
+      const double* fixed = Find(c.median, kFixed[j]);
+      if (fixed == nullptr) continue;
+      best_vs[j].Add(*fixed / best);
+      if (adaptive != nullptr) adaptive_vs[j].Add(*fixed / *adaptive);
+    }
+  }
+  SpeedUps& s = summary.speedups;
+  s.configs = static_cast<int>(configs.size());
+  s.vs_non_streamed_mean = adaptive_vs[0].Value();
+  s.vs_non_streamed_configs = adaptive_vs[0].count;
+  s.vs_fixed4_mean = adaptive_vs[1].Value();
+  s.vs_fixed4_configs = adaptive_vs[1].count;
+  s.vs_fixed8_mean = adaptive_vs[2].Value();
+  s.vs_fixed8_configs = adaptive_vs[2].count;
+  s.best_vs_non_streamed_mean = best_vs[0].Value();
+  s.best_vs_non_streamed_configs = best_vs[0].count;
+  s.best_vs_fixed4_mean = best_vs[1].Value();
+  s.best_vs_fixed4_configs = best_vs[1].count;
+  s.best_vs_fixed8_mean = best_vs[2].Value();
+  s.best_vs_fixed8_configs = best_vs[2].count;
+  return summary;
+}
+
+std::string SummaryMarkdown(const SweepSummary& summary) {
+  std::string out =
+      "### Prediction accuracy\n\n"
+      "Relative error |predicted - measured| / measured over the points where the predictor "
+      "is defined.\n\n"
+      "| predictor | points | median error | max error |\n"
+      "| --- | ---: | ---: | ---: |\n";
+  for (const ModelAccuracy& a : summary.accuracy) {
+    absl::StrAppend(&out, "| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error), " | ",
+                    Percent(a.max_rel_error), " |\n");
+  }
+  absl::StrAppend(&out,
+                  "\n### Choice of n\n\n"
+                  "Measured time at the chosen n / measured time at the best measured n, over "
+                  "the configurations where the chosen n was measured.\n\n"
+                  "| chooser | configurations | mean ratio | worst ratio |\n"
+                  "| --- | ---: | ---: | ---: |\n");
+  for (const ChoiceQuality& q : summary.choices) {
+    absl::StrAppend(&out, "| ", q.who, " | ", q.configs, " | ", Ratio(q.mean_ratio), " | ",
+                    Ratio(q.worst_ratio), " |\n");
+  }
+  absl::StrAppend(&out,
+                  "\n### Speed-ups\n\n"
+                  "Measured time at the fixed n / measured time at the adaptive (or best) n, "
+                  "mean over the configurations where both were measured (",
+                  summary.speedups.configs,
+                  " configurations in the sweep).\n\n"
+                  "| comparison | mean speed-up | configurations |\n"
+                  "| --- | ---: | ---: |\n");
+  for (const SpeedUpRow& r : SpeedUpRows(summary.speedups)) {
+    absl::StrAppend(&out, "| ", r.label, " | ", Times(r.mean), " | ", r.configs, " |\n");
+  }
+  return out;
+}
+
+std::string SummaryText(const SweepSummary& summary) {
+  std::string out = "Prediction accuracy (|predicted - measured| / measured):\n";
+  absl::StrAppend(
+      &out, absl::StrFormat("  %-20s %7s %10s %10s\n", "predictor", "points", "median", "max"));
+  for (const ModelAccuracy& a : summary.accuracy) {
+    absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s %10s\n", a.model, a.points,
+                                          Percent(a.median_rel_error), Percent(a.max_rel_error)));
+  }
+  absl::StrAppend(&out, "Choice of n (time at chosen n / time at best n):\n");
+  absl::StrAppend(
+      &out, absl::StrFormat("  %-20s %7s %10s %10s\n", "chooser", "configs", "mean", "worst"));
+  for (const ChoiceQuality& q : summary.choices) {
+    absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s %10s\n", q.who, q.configs,
+                                          Ratio(q.mean_ratio), Ratio(q.worst_ratio)));
+  }
+  absl::StrAppend(&out, absl::StrFormat("Speed-ups (mean over configurations; %d in the sweep):\n",
+                                        summary.speedups.configs));
+  absl::StrAppend(&out, absl::StrFormat("  %-20s %7s %10s\n", "comparison", "configs", "mean"));
+  for (const SpeedUpRow& r : SpeedUpRows(summary.speedups)) {
+    absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s\n", r.label, r.configs, Times(r.mean)));
+  }
+  return out;
+}
+
+}  // namespace streampipe

@@ -1,0 +1,809 @@
+// The sweep's CPU half: CSV round trip and errors, the list syntax of the flags, and the
+// summary statistics on hand-computed sweeps.
+#include "streampipe/core/sweep.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace streampipe {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::size_t ModelIndex(ModelKind kind) {
+  for (std::size_t i = 0; i < kSweepModelCount; ++i) {
+    if (kAllModelKinds[i] == kind) return i;
+  }
+  ADD_FAILURE() << "model not in kAllModelKinds";
+  return 0;
+}
+
+const std::size_t kCurrent = ModelIndex(ModelKind::kCurrent);
+const std::size_t k2ce = ModelIndex(ModelKind::kWerkhoven2ce);
+const std::size_t kCc1 = ModelIndex(ModelKind::kGomezLunaCc1);
+
+std::string Message(const absl::Status& s) { return std::string(s.message()); }
+
+// Equal as bits, so that NaN == NaN and -0 != 0.
+bool Same(double a, double b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+SweepPoint Point(double intensity, int n, double median_ms) {
+  SweepPoint p;
+  p.workload = "add-scalar";
+  p.grid = "symmetric";
+  p.in_bytes = 1 << 20;
+  p.out_bytes = 1 << 20;
+  p.intensity = intensity;
+  p.order = "depth-first";
+  p.streams = n;
+  p.median_ms = median_ms;
+  p.p10_ms = median_ms * 0.9;
+  p.p90_ms = median_ms * 1.1;
+  p.repetitions = 20;
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+TEST(SweepCsvTest, ColumnsFollowTheModelList) {
+  const std::vector<std::string> c = SweepCsvColumns();
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 1);
+  EXPECT_THAT(
+      std::vector<std::string>(c.begin(), c.begin() + 14),
+      ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
+                  "median_ms", "p10_ms", "p90_ms", "repetitions", "h2d_ms", "kernel_ms", "d2h_ms"));
+  EXPECT_EQ(c[14], "pred_gomez-luna-cc1");
+  EXPECT_EQ(c[14 + k2ce], "pred_werkhoven-2ce");
+  EXPECT_EQ(c[14 + kCurrent], "pred_current");
+  EXPECT_EQ(c[14 + kSweepModelCount], "pred_calibrated");
+  EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
+  EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
+            "chosen_veneva-regression");
+  EXPECT_EQ(c.back(), "chosen_adaptive");
+  const std::string header = SweepCsvHeader();
+  EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
+  EXPECT_EQ(header.back(), '\n');
+  EXPECT_EQ(std::count(header.begin(), header.end(), ','),
+            static_cast<std::ptrdiff_t>(c.size() - 1));
+}
+
+TEST(SweepCsvTest, DefaultPointHasOneEntryPerModel) {
+  SweepPoint p;
+  EXPECT_EQ(p.predicted_ms.size(), kSweepModelCount);
+  EXPECT_EQ(p.chosen.size(), kSweepModelCount);
+  EXPECT_TRUE(std::isnan(p.predicted_ms[0]));
+  EXPECT_TRUE(std::isnan(p.calibrated_ms));
+  EXPECT_EQ(p.chosen[0], 0);
+}
+
+TEST(SweepCsvTest, RowIsExact) {
+  SweepPoint p = Point(10, 4, 1.25);
+  p.out_bytes = 2097152;
+  p.p10_ms = 1.125;
+  p.p90_ms = 1.5;
+  p.repetitions = 50;
+  p.h2d_ms = 0.5;
+  p.kernel_ms = 0.25;
+  p.d2h_ms = 0.75;
+  p.predicted_ms[kCc1] = 1.1;
+  p.predicted_ms[k2ce] = 0.1 + 0.2;  // 0.30000000000000004: needs 17 digits
+  p.predicted_ms[kCurrent] = 1e-7;
+  p.chosen[k2ce] = 8;
+  p.chosen[kCurrent] = 16;
+  p.adaptive_n = 8;
+  std::vector<std::string> pred(kSweepModelCount, "");
+  pred[kCc1] = "1.1";
+  pred[k2ce] = "0.30000000000000004";
+  pred[kCurrent] = "1e-07";
+  std::vector<std::string> chosen(kSweepModelCount, "0");
+  chosen[k2ce] = "8";
+  chosen[kCurrent] = "16";
+  std::string expected =
+      "add-scalar,symmetric,1048576,2097152,10,depth-first,4,1.25,1.125,1.5,50,"
+      "0.5,0.25,0.75,";
+  for (const std::string& s : pred) expected += s + ",";
+  expected += ",";  // calibrated: NaN
+  for (const std::string& s : chosen) expected += s + ",";
+  expected += "8\n";
+  EXPECT_EQ(SweepCsvRow(p), expected);
+}
+
+TEST(SweepCsvTest, ShortVectorsAreWrittenAsNotComputed) {
+  SweepPoint p = Point(10, 4, 1.25);
+  p.predicted_ms = {2.5};
+  p.chosen = {3};
+  absl::StatusOr<std::vector<SweepPoint>> back = ParseSweepCsv(SweepCsvHeader() + SweepCsvRow(p));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), 1u);
+  EXPECT_EQ((*back)[0].predicted_ms[0], 2.5);
+  EXPECT_TRUE(std::isnan((*back)[0].predicted_ms[1]));
+  EXPECT_EQ((*back)[0].chosen[0], 3);
+  EXPECT_EQ((*back)[0].chosen[1], 0);
+}
+
+TEST(SweepCsvTest, RoundTripIsExact) {
+  std::vector<SweepPoint> points;
+  const double awkward[] = {0.1,
+                            1.0 / 3,
+                            2.0 / 3 * 1e-5,
+                            123456789.123456789,
+                            5e-324,
+                            1.7976931348623157e308,
+                            -0.0,
+                            kInf,
+                            -kInf,
+                            kNaN};
+  for (int i = 0; i < 10; ++i) {
+    SweepPoint p = Point(awkward[i], 1 << i, 1.0 / (i + 3));
+    p.workload = i % 2 ? "matmul" : "histogram";
+    p.grid = "quick";
+    p.order = i % 3 == 0 ? "breadth-first" : "engine-per-stream";
+    p.in_bytes = 3.0 * (1LL << 40) + i;  // beyond float precision
+    p.out_bytes = awkward[(i + 1) % 10];
+    p.p10_ms = awkward[(i + 2) % 10];
+    p.p90_ms = awkward[(i + 3) % 10];
+    p.repetitions = 1000 + i;
+    p.h2d_ms = awkward[(i + 4) % 10];
+    p.kernel_ms = awkward[(i + 5) % 10];
+    p.d2h_ms = awkward[(i + 6) % 10];
+    for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+      p.predicted_ms[m] = awkward[(i + m) % 10];
+      p.chosen[m] = static_cast<int>(m * 7 + i) - 3;
+    }
+    p.calibrated_ms = awkward[(i + 7) % 10];
+    p.adaptive_n = 2 * i;
+    points.push_back(p);
+  }
+  std::string csv = SweepCsvHeader();
+  for (const SweepPoint& p : points) csv += SweepCsvRow(p);
+  absl::StatusOr<std::vector<SweepPoint>> back = ParseSweepCsv(csv);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    SCOPED_TRACE(i);
+    const SweepPoint& a = points[i];
+    const SweepPoint& b = (*back)[i];
+    EXPECT_EQ(a.workload, b.workload);
+    EXPECT_EQ(a.grid, b.grid);
+    EXPECT_EQ(a.order, b.order);
+    EXPECT_EQ(a.streams, b.streams);
+    EXPECT_EQ(a.repetitions, b.repetitions);
+    EXPECT_EQ(a.adaptive_n, b.adaptive_n);
+    EXPECT_EQ(a.chosen, b.chosen);
+    for (auto [x, y] : {std::pair{a.in_bytes, b.in_bytes},
+                        {a.out_bytes, b.out_bytes},
+                        {a.intensity, b.intensity},
+                        {a.median_ms, b.median_ms},
+                        {a.p10_ms, b.p10_ms},
+                        {a.p90_ms, b.p90_ms},
+                        {a.h2d_ms, b.h2d_ms},
+                        {a.kernel_ms, b.kernel_ms},
+                        {a.d2h_ms, b.d2h_ms},
+                        {a.calibrated_ms, b.calibrated_ms}}) {
+      EXPECT_TRUE(Same(x, y)) << x << " came back as " << y;
+    }
+    ASSERT_EQ(b.predicted_ms.size(), kSweepModelCount);
+    for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+      EXPECT_TRUE(Same(a.predicted_ms[m], b.predicted_ms[m]))
+          << m << ": " << a.predicted_ms[m] << " came back as " << b.predicted_ms[m];
+    }
+  }
+  // And the text itself round-trips.
+  std::string again = SweepCsvHeader();
+  for (const SweepPoint& p : *back) again += SweepCsvRow(p);
+  EXPECT_EQ(again, csv);
+}
+
+TEST(SweepCsvTest, AcceptsCrlfBlankLinesAndNoFinalNewline) {
+  std::string row = SweepCsvRow(Point(10, 2, 3.5));
+  row.pop_back();  // the "\n"
+  std::string header = SweepCsvHeader();
+  header.pop_back();
+  const std::string csv = "\r\n" + header + "\r\n\r\n" + row + "\r\n  \n" + row;
+  absl::StatusOr<std::vector<SweepPoint>> back = ParseSweepCsv(csv);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[1].median_ms, 3.5);
+  EXPECT_EQ((*back)[1].streams, 2);
+  EXPECT_EQ((*back)[1].order, "depth-first");
+}
+
+TEST(SweepCsvTest, HeaderOnlyIsAnEmptySweep) {
+  absl::StatusOr<std::vector<SweepPoint>> back = ParseSweepCsv(SweepCsvHeader());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(back->empty());
+}
+
+TEST(SweepCsvTest, EmptyTextIsAnError) {
+  for (const char* text : {"", "\n\n", "  \r\n"}) {
+    absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(text);
+    ASSERT_FALSE(r.ok()) << "'" << text << "'";
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(Message(r.status()), HasSubstr("no header"));
+  }
+}
+
+TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
+  std::string header = SweepCsvHeader();
+  header.replace(header.find("in_bytes"), 8, "inbytes");
+  absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(header);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(Message(r.status()), HasSubstr("column 3"));
+  EXPECT_THAT(Message(r.status()), HasSubstr("expected 'in_bytes', found 'inbytes'"));
+
+  // A renamed model column.
+  header = SweepCsvHeader();
+  header.replace(header.find("pred_werkhoven-2ce"), 18, "pred_werkhoven_2ce");
+  r = ParseSweepCsv(header);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()),
+              HasSubstr("expected 'pred_werkhoven-2ce', found 'pred_werkhoven_2ce'"));
+}
+
+TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
+  std::string header = SweepCsvHeader();
+  header = header.substr(0, header.rfind(',')) + "\n";  // drop chosen_adaptive
+  absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(header);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("'chosen_adaptive' is missing"));
+
+  header = SweepCsvHeader();
+  header.pop_back();
+  r = ParseSweepCsv(header + ",notes\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("unexpected column"));
+  EXPECT_THAT(Message(r.status()), HasSubstr("'notes'"));
+}
+
+TEST(SweepCsvTest, WrongFieldCountNamesTheLine) {
+  std::string row = SweepCsvRow(Point(10, 2, 3.5));
+  const std::string good = row;
+  row.insert(0, "extra,");
+  absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(SweepCsvHeader() + good + row);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  const std::size_t n = SweepCsvColumns().size();
+  EXPECT_THAT(Message(r.status()), HasSubstr("line 3: " + std::to_string(n + 1) +
+                                             " fields, expected " + std::to_string(n)));
+}
+
+// Replaces field `column` (0-based) of a row.
+std::string WithField(std::string row, std::size_t column, const std::string& value) {
+  std::vector<std::string> f;
+  std::stringstream ss(row.substr(0, row.size() - 1));
+  for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+  while (f.size() < SweepCsvColumns().size()) f.push_back("");  // trailing empty fields
+  f[column] = value;
+  std::string out;
+  for (std::size_t i = 0; i < f.size(); ++i) out += (i ? "," : "") + f[i];
+  return out + "\n";
+}
+
+TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
+  const std::string row = SweepCsvRow(Point(10, 2, 3.5));
+  struct Case {
+    std::size_t column;
+    std::string value;
+    std::string want;
+  };
+  const std::size_t n = SweepCsvColumns().size();
+  const Case cases[] = {
+      {7, "abc", "line 3, column 8 'median_ms': value 'abc' is not a number"},
+      {2, "1MiB", "column 3 'in_bytes': value '1MiB' is not a number"},
+      {6, "4.5", "column 7 'streams': value '4.5' is not an integer"},
+      {6, "", "column 7 'streams': value '' is empty"},
+      {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
+      {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
+      {n - 1, "x", "'chosen_adaptive': value 'x' is not an integer"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<std::vector<SweepPoint>> r =
+        ParseSweepCsv(SweepCsvHeader() + row + WithField(row, c.column, c.value));
+    ASSERT_FALSE(r.ok()) << c.want;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(Message(r.status()), HasSubstr(c.want));
+    EXPECT_THAT(Message(r.status()), HasSubstr("line 3"));
+  }
+  // An empty double is NaN, not an error.
+  absl::StatusOr<std::vector<SweepPoint>> r =
+      ParseSweepCsv(SweepCsvHeader() + WithField(row, 12, ""));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(std::isnan((*r)[0].kernel_ms));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+std::vector<double> Numbers(const std::string& spec) {
+  absl::StatusOr<std::vector<double>> r = ParseNumberList(spec);
+  EXPECT_TRUE(r.ok()) << spec << ": " << r.status();
+  return r.ok() ? *r : std::vector<double>{};
+}
+
+std::string NumberError(const std::string& spec) {
+  absl::StatusOr<std::vector<double>> r = ParseNumberList(spec);
+  EXPECT_FALSE(r.ok()) << spec << " parsed";
+  if (r.ok()) return "";
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  return Message(r.status());
+}
+
+TEST(SweepListTest, NumbersAndRanges) {
+  EXPECT_THAT(Numbers("4"), ElementsAre(4));
+  EXPECT_THAT(Numbers(" 1, 2 ,3.5 "), ElementsAre(1, 2, 3.5));
+  EXPECT_THAT(Numbers("1e3,-2,+7"), ElementsAre(1000, -2, 7));
+  EXPECT_THAT(Numbers("1..5"), ElementsAre(1, 2, 3, 4, 5));
+  EXPECT_THAT(Numbers("-2..1"), ElementsAre(-2, -1, 0, 1));
+  EXPECT_THAT(Numbers("1.5..4"), ElementsAre(1.5, 2.5, 3.5));
+  EXPECT_THAT(Numbers("3..3"), ElementsAre(3));
+  EXPECT_THAT(Numbers("1..10+3"), ElementsAre(1, 4, 7, 10));
+  EXPECT_THAT(Numbers("1..10+4"), ElementsAre(1, 5, 9));  // 10 not reached
+  EXPECT_THAT(Numbers("1..128*2"), ElementsAre(1, 2, 4, 8, 16, 32, 64, 128));
+  EXPECT_THAT(Numbers("1..100*2"), ElementsAre(1, 2, 4, 8, 16, 32, 64));
+  EXPECT_THAT(Numbers("1..100*3"), ElementsAre(1, 3, 9, 27, 81));
+  EXPECT_THAT(Numbers("0.5..4*2"), ElementsAre(0.5, 1, 2, 4));
+  EXPECT_THAT(Numbers(" 1 .. 4 * 2 , 10..12 + 2 "), ElementsAre(1, 2, 4, 10, 12));
+  // Exponent signs are not steps.
+  EXPECT_THAT(Numbers("1..1e+3*10"), ElementsAre(1, 10, 100, 1000));
+  EXPECT_THAT(Numbers("0..1e+3+250"), ElementsAre(0, 250, 500, 750, 1000));
+  EXPECT_THAT(Numbers("1e-3..4e-3+1e-3").size(), 4u);
+  // Order and duplicates kept.
+  EXPECT_THAT(Numbers("8,1..2,8"), ElementsAre(8, 1, 2, 8));
+}
+
+TEST(SweepListTest, RangeEndsWithinTolerance) {
+  // 0.1 + 2 * 0.1 is 0.30000000000000004: the end is reached, and is the end itself.
+  const std::vector<double> v = Numbers("0.1..0.3+0.1");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0], 0.1);
+  EXPECT_EQ(v[1], 0.2);
+  EXPECT_EQ(v[2], 0.3);
+  // 10 * 0.1 accumulates to 0.9999999999999999 when added up; computed as a + i*k it ends on 1.
+  const std::vector<double> w = Numbers("0..1+0.1");
+  ASSERT_EQ(w.size(), 11u);
+  EXPECT_EQ(w.back(), 1.0);
+  // Geometric with a factor that is not a power of two.
+  const std::vector<double> g = Numbers("1..0.001e6*1.1");
+  ASSERT_FALSE(g.empty());
+  EXPECT_LE(g.back(), 1000);
+  EXPECT_EQ(g.size(), 73u);  // 1.1^72 = 956.6, 1.1^73 = 1052.3
+  EXPECT_THAT(Numbers("0.3..0.9*3"), ElementsAre(0.3, 0.9));
+}
+
+TEST(SweepListTest, ErrorsNameTheItemAndWhy) {
+  EXPECT_THAT(NumberError(""), HasSubstr("empty list"));
+  EXPECT_THAT(NumberError("   "), HasSubstr("empty list"));
+  EXPECT_THAT(NumberError("1,,2"), HasSubstr("empty item #2"));
+  EXPECT_THAT(NumberError("1, "), HasSubstr("empty item #2"));
+  EXPECT_THAT(NumberError("abc"), HasSubstr("'abc': value 'abc' is not a number"));
+  EXPECT_THAT(NumberError("1,2x"), HasSubstr("'2x'"));
+  EXPECT_THAT(NumberError("1..x"), HasSubstr("end 'x' is not a number"));
+  EXPECT_THAT(NumberError("..4"), HasSubstr("missing start"));
+  EXPECT_THAT(NumberError("1.."), HasSubstr("missing end"));
+  EXPECT_THAT(NumberError("1..4+"), HasSubstr("missing step"));
+  EXPECT_THAT(NumberError("1..4*y"), HasSubstr("factor 'y' is not a number"));
+  EXPECT_THAT(NumberError("5..1"), HasSubstr("'5..1': start 5 is greater than end 1"));
+  EXPECT_THAT(NumberError("1..10+0"), HasSubstr("step 0 must be > 0"));
+  EXPECT_THAT(NumberError("1..10+-1"), HasSubstr("step -1 must be > 0"));
+  EXPECT_THAT(NumberError("1..10*1"), HasSubstr("factor 1 must be > 1"));
+  EXPECT_THAT(NumberError("1..10*0.5"), HasSubstr("factor 0.5 must be > 1"));
+  EXPECT_THAT(NumberError("0..10*2"), HasSubstr("start > 0"));
+  EXPECT_THAT(NumberError("-4..10*2"), HasSubstr("start > 0"));
+  EXPECT_THAT(NumberError("nan"), HasSubstr("not finite"));
+  EXPECT_THAT(NumberError("1..inf"), HasSubstr("not finite"));
+  EXPECT_THAT(NumberError("1..1e999"), HasSubstr("'1..1e999'"));
+}
+
+TEST(SweepListTest, AtMostOneHundredThousandValues) {
+  EXPECT_EQ(Numbers("1..100000").size(), kMaxListValues);
+  EXPECT_EQ(Numbers("1..50000,1..50000").size(), kMaxListValues);
+  EXPECT_THAT(NumberError("1..100001"), HasSubstr("more than 100000 values"));
+  EXPECT_THAT(NumberError("1..50000,1..50001"), HasSubstr("'1..50001'"));
+  EXPECT_THAT(NumberError("1..100000,7"), HasSubstr("'7': the list would have more than"));
+  EXPECT_THAT(NumberError("0..1e12"), HasSubstr("more than 100000 values"));
+  EXPECT_THAT(NumberError("1..2+1e-300"), HasSubstr("more than 100000 values"));
+  EXPECT_THAT(NumberError("1..1e300*1.0000000001"), HasSubstr("more than 100000 values"));
+}
+
+TEST(SweepListTest, Ints) {
+  absl::StatusOr<std::vector<int>> r = ParseIntList("1..128*2");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(*r, ElementsAre(1, 2, 4, 8, 16, 32, 64, 128));
+  r = ParseIntList("-4..-1, 1e3, 6..12+3");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(*r, ElementsAre(-4, -3, -2, -1, 1000, 6, 9, 12));
+  r = ParseIntList("2147483647");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(*r, ElementsAre(2147483647));
+
+  r = ParseIntList("1,1.5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(Message(r.status()), HasSubstr("'1.5': value 1.5 is not an integer"));
+  r = ParseIntList("1..2+0.5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("'1..2+0.5': value 1.5 is not an integer"));
+  r = ParseIntList("1..3e9*2");  // reaches 2^31
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("out of the range of int"));
+  r = ParseIntList("2147483648");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("out of the range of int"));
+  r = ParseIntList("4..2");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("greater than"));
+}
+
+TEST(SweepListTest, Names) {
+  const std::vector<std::string> allowed = {"depth-first", "breadth-first", "engine-per-stream"};
+  absl::StatusOr<std::vector<std::string>> r =
+      ParseNameList(" breadth-first,depth-first ", allowed);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(*r, ElementsAre("breadth-first", "depth-first"));
+
+  r = ParseNameList("depth-first,depth_first", allowed);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(Message(r.status()), HasSubstr("unknown name 'depth_first'"));
+  EXPECT_THAT(Message(r.status()),
+              HasSubstr("allowed: depth-first, breadth-first, engine-per-stream"));
+
+  r = ParseNameList("", allowed);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("empty list"));
+  r = ParseNameList("depth-first,", allowed);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("empty item #2"));
+  r = ParseNameList("Depth-First", allowed);  // case matters
+  ASSERT_FALSE(r.ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary
+
+// Configuration A (intensity 1): n = 1, 2, 4, 8 take 10, 6, 5, 5.5 ms: best n = 4.
+// Configuration B (intensity 2): 20, 12, 9, 8 ms: best n = 8.
+// Configuration C (intensity 3): only n = 2 (4 ms) and n = 16 (3 ms): best n = 16.
+std::vector<SweepPoint> HandSweep() {
+  std::vector<SweepPoint> pts;
+  const double a[] = {10, 6, 5, 5.5}, b[] = {20, 12, 9, 8};
+  const double a_current[] = {11, 6, 4, 5.5}, b_current[] = {20, 9, 9, 10};
+  for (int i = 0; i < 4; ++i) {
+    SweepPoint p = Point(1, 1 << i, a[i]);
+    p.predicted_ms[kCurrent] = a_current[i];
+    p.chosen[kCurrent] = 4;
+    p.chosen[k2ce] = 2;
+    p.adaptive_n = 8;
+    pts.push_back(p);
+    SweepPoint q = Point(2, 1 << i, b[i]);
+    q.predicted_ms[kCurrent] = b_current[i];
+    q.chosen[kCurrent] = 16;  // not measured in B: skipped
+    q.chosen[k2ce] = 4;
+    q.adaptive_n = 8;
+    pts.push_back(q);
+  }
+  pts[0].predicted_ms[k2ce] = 12;  // A n=1: error 0.2
+  pts[2].predicted_ms[k2ce] = 3;   // A n=2: error 0.5
+  pts[1].predicted_ms[k2ce] = 22;  // B n=1: error 0.1
+  pts[4].calibrated_ms = 5.5;      // A n=4: error 0.1
+  for (auto [n, ms] : {std::pair{2, 4.0}, {16, 3.0}}) {
+    SweepPoint p = Point(3, n, ms);
+    p.chosen[kCurrent] = 16;
+    p.chosen[k2ce] = 2;
+    p.adaptive_n = 32;  // not measured: skipped
+    pts.push_back(p);
+  }
+  return pts;
+}
+
+const ModelAccuracy& AccuracyOf(const SweepSummary& s, const std::string& name) {
+  for (const ModelAccuracy& a : s.accuracy) {
+    if (a.model == name) return a;
+  }
+  ADD_FAILURE() << "no accuracy row " << name;
+  return s.accuracy.front();
+}
+
+const ChoiceQuality& ChoiceOf(const SweepSummary& s, const std::string& name) {
+  for (const ChoiceQuality& q : s.choices) {
+    if (q.who == name) return q;
+  }
+  ADD_FAILURE() << "no choice row " << name;
+  return s.choices.front();
+}
+
+TEST(SweepSummaryTest, RowsFollowTheModelList) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->accuracy.size(), kSweepModelCount + 1);
+  ASSERT_EQ(s->choices.size(), kSweepModelCount + 1);
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    EXPECT_EQ(s->accuracy[m].model, std::string(ModelName(kAllModelKinds[m])));
+    EXPECT_EQ(s->choices[m].who, std::string(ModelName(kAllModelKinds[m])));
+  }
+  EXPECT_EQ(s->accuracy.back().model, "calibrated");
+  EXPECT_EQ(s->choices.back().who, "adaptive");
+}
+
+TEST(SweepSummaryTest, Accuracy) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  // current: errors 0.1, 0, 0.2, 0 (A) and 0, 0.25, 0, 0.25 (B); sorted 0 0 0 0 0.1 0.2 0.25
+  // 0.25: median of an even count (0 + 0.1) / 2.
+  const ModelAccuracy& cur = AccuracyOf(*s, "current");
+  EXPECT_EQ(cur.points, 8);
+  EXPECT_DOUBLE_EQ(cur.median_rel_error, 0.05);
+  EXPECT_DOUBLE_EQ(cur.max_rel_error, 0.25);
+  // werkhoven-2ce: 0.2, 0.5, 0.1: median of an odd count.
+  const ModelAccuracy& w = AccuracyOf(*s, "werkhoven-2ce");
+  EXPECT_EQ(w.points, 3);
+  EXPECT_DOUBLE_EQ(w.median_rel_error, 0.2);
+  EXPECT_DOUBLE_EQ(w.max_rel_error, 0.5);
+  const ModelAccuracy& cal = AccuracyOf(*s, "calibrated");
+  EXPECT_EQ(cal.points, 1);
+  EXPECT_DOUBLE_EQ(cal.median_rel_error, 0.1);
+  EXPECT_DOUBLE_EQ(cal.max_rel_error, 0.1);
+  const ModelAccuracy& none = AccuracyOf(*s, "gomez-luna-cc1");
+  EXPECT_EQ(none.points, 0);
+  EXPECT_TRUE(std::isnan(none.median_rel_error));
+  EXPECT_TRUE(std::isnan(none.max_rel_error));
+}
+
+TEST(SweepSummaryTest, InfinitePredictionsAreNotCounted) {
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[3].predicted_ms[kCurrent] = kInf;  // B n=2 (error 0.25) drops out
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const ModelAccuracy& cur = AccuracyOf(*s, "current");
+  EXPECT_EQ(cur.points, 7);
+  EXPECT_DOUBLE_EQ(cur.median_rel_error, 0);  // 0 0 0 0 0.1 0.2 0.25
+}
+
+TEST(SweepSummaryTest, ChoiceQuality) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  // current: A n=4 is the best (1); B n=16 not measured (skipped); C n=16 is the best (1).
+  const ChoiceQuality& cur = ChoiceOf(*s, "current");
+  EXPECT_EQ(cur.configs, 2);
+  EXPECT_DOUBLE_EQ(cur.mean_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(cur.worst_ratio, 1.0);
+  // werkhoven-2ce: A n=2: 6/5; B n=4: 9/8; C n=2: 4/3.
+  const ChoiceQuality& w = ChoiceOf(*s, "werkhoven-2ce");
+  EXPECT_EQ(w.configs, 3);
+  EXPECT_DOUBLE_EQ(w.mean_ratio, (1.2 + 1.125 + 4.0 / 3) / 3);
+  EXPECT_DOUBLE_EQ(w.worst_ratio, 4.0 / 3);
+  // adaptive: A n=8: 5.5/5; B n=8: 1; C n=32 not measured.
+  const ChoiceQuality& ad = ChoiceOf(*s, "adaptive");
+  EXPECT_EQ(ad.configs, 2);
+  EXPECT_DOUBLE_EQ(ad.mean_ratio, 1.05);
+  EXPECT_DOUBLE_EQ(ad.worst_ratio, 1.1);
+  // Never computed.
+  const ChoiceQuality& none = ChoiceOf(*s, "gomez-luna-cc1");
+  EXPECT_EQ(none.configs, 0);
+  EXPECT_TRUE(std::isnan(none.mean_ratio));
+  EXPECT_TRUE(std::isnan(none.worst_ratio));
+}
+
+TEST(SweepSummaryTest, SpeedUps) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  const SpeedUps& u = s->speedups;
+  EXPECT_EQ(u.configs, 3);
+  // Adaptive n = 8 in A (5.5 ms) and B (8 ms); C has no n = 1, 4, 8 and no measured adaptive n.
+  EXPECT_EQ(u.vs_non_streamed_configs, 2);
+  EXPECT_DOUBLE_EQ(u.vs_non_streamed_mean, (10 / 5.5 + 20.0 / 8) / 2);
+  EXPECT_EQ(u.vs_fixed4_configs, 2);
+  EXPECT_DOUBLE_EQ(u.vs_fixed4_mean, (5 / 5.5 + 9.0 / 8) / 2);
+  EXPECT_EQ(u.vs_fixed8_configs, 2);
+  EXPECT_DOUBLE_EQ(u.vs_fixed8_mean, 1.0);
+  // Best n: 4 in A (5 ms), 8 in B (8 ms).
+  EXPECT_EQ(u.best_vs_non_streamed_configs, 2);
+  EXPECT_DOUBLE_EQ(u.best_vs_non_streamed_mean, (10.0 / 5 + 20.0 / 8) / 2);
+  EXPECT_EQ(u.best_vs_fixed4_configs, 2);
+  EXPECT_DOUBLE_EQ(u.best_vs_fixed4_mean, (1 + 9.0 / 8) / 2);
+  EXPECT_EQ(u.best_vs_fixed8_configs, 2);
+  EXPECT_DOUBLE_EQ(u.best_vs_fixed8_mean, (5.5 / 5 + 1) / 2);
+}
+
+TEST(SweepSummaryTest, BestSpeedUpCountsConfigurationsWithoutAMeasuredAdaptiveN) {
+  std::vector<SweepPoint> pts = HandSweep();
+  for (SweepPoint& p : pts) {
+    if (p.intensity == 1) p.adaptive_n = 3;  // not measured in A
+  }
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->speedups.vs_non_streamed_configs, 1);
+  EXPECT_DOUBLE_EQ(s->speedups.vs_non_streamed_mean, 20.0 / 8);
+  EXPECT_EQ(s->speedups.best_vs_non_streamed_configs, 2);
+  EXPECT_EQ(ChoiceOf(*s, "adaptive").configs, 1);
+}
+
+TEST(SweepSummaryTest, OrderOfPointsDoesNotMatter) {
+  std::vector<SweepPoint> pts = HandSweep();
+  absl::StatusOr<SweepSummary> s1 = Summarize(pts);
+  std::reverse(pts.begin(), pts.end());
+  absl::StatusOr<SweepSummary> s2 = Summarize(pts);
+  ASSERT_TRUE(s1.ok() && s2.ok());
+  EXPECT_EQ(SummaryMarkdown(*s1), SummaryMarkdown(*s2));
+  EXPECT_DOUBLE_EQ(s2->speedups.vs_fixed4_mean, s1->speedups.vs_fixed4_mean);
+}
+
+TEST(SweepSummaryTest, ConfigurationsDifferInEveryKeyField) {
+  // Two points that differ only in one key field are two configurations: each has a single
+  // n, so every chooser of that n has ratio 1 in both.
+  SweepPoint base = Point(1, 4, 2.0);
+  base.adaptive_n = 4;
+  using Change = std::function<void(SweepPoint*)>;
+  const Change changes[] = {
+      [](SweepPoint* p) { p->workload = "matmul"; },
+      [](SweepPoint* p) { p->grid = "quick"; },
+      [](SweepPoint* p) { p->in_bytes += 1; },
+      [](SweepPoint* p) { p->out_bytes += 1; },
+      [](SweepPoint* p) { p->intensity += 1; },
+      [](SweepPoint* p) { p->order = "breadth-first"; },
+  };
+  for (std::size_t i = 0; i < std::size(changes); ++i) {
+    SweepPoint other = base;
+    other.median_ms = 3.0;
+    changes[i](&other);
+    absl::StatusOr<SweepSummary> s = Summarize({base, other});
+    ASSERT_TRUE(s.ok()) << i << ": " << s.status();
+    EXPECT_EQ(s->speedups.configs, 2) << i;
+    EXPECT_EQ(ChoiceOf(*s, "adaptive").configs, 2) << i;
+  }
+  // Equal keys with the same n: one configuration with a duplicate.
+  EXPECT_FALSE(Summarize({base, base}).ok());
+}
+
+TEST(SweepSummaryTest, Errors) {
+  absl::StatusOr<SweepSummary> s = Summarize({});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(Message(s.status()), HasSubstr("no sweep points"));
+
+  for (double bad : {0.0, -1.0, kNaN, kInf}) {
+    std::vector<SweepPoint> pts = HandSweep();
+    pts[5].median_ms = bad;
+    s = Summarize(pts);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(Message(s.status()), HasSubstr("points[5]"));
+    EXPECT_THAT(Message(s.status()), HasSubstr("median_ms must be finite and > 0"));
+    EXPECT_THAT(Message(s.status()), HasSubstr("intensity=2"));
+  }
+
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[3].chosen[kCurrent] = 8;  // B n=2 disagrees with B n=1 (16)
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(Message(s.status()),
+              HasSubstr("configuration add-scalar/symmetric in_bytes=1048576 out_bytes=1048576 "
+                        "intensity=2 order=depth-first"));
+  EXPECT_THAT(Message(s.status()),
+              HasSubstr("chosen_current is 16 on the row streams=1 but 8 on the row streams=2"));
+
+  pts = HandSweep();
+  pts[6].adaptive_n = 4;  // A n=8
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("intensity=1"));
+  EXPECT_THAT(Message(s.status()),
+              HasSubstr("chosen_adaptive is 8 on the row streams=1 but 4 on the row streams=8"));
+
+  pts = HandSweep();
+  pts.push_back(pts[2]);
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("two points with streams=2"));
+
+  pts = HandSweep();
+  pts[1].streams = 0;
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("streams must be >= 1"));
+
+  pts = HandSweep();
+  pts[0].predicted_ms.pop_back();
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("points[0]"));
+  EXPECT_THAT(Message(s.status()), HasSubstr("one per model"));
+}
+
+// The line of `text` that starts with `prefix`.
+std::string LineStarting(const std::string& text, const std::string& prefix) {
+  std::stringstream ss(text);
+  for (std::string line; std::getline(ss, line);) {
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "(no line starting with '" + prefix + "')";
+}
+
+TEST(SweepSummaryTest, Markdown) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  const std::string md = SummaryMarkdown(*s);
+  const std::string choices = md.substr(md.find("### Choice of n"));
+  EXPECT_EQ(LineStarting(md, "| current "), "| current | 8 | 5.0% | 25.0% |");
+  EXPECT_EQ(LineStarting(md, "| calibrated "), "| calibrated | 1 | 10.0% | 10.0% |");
+  EXPECT_EQ(LineStarting(md, "| gomez-luna-cc1 "), "| gomez-luna-cc1 | 0 | n/a | n/a |");
+  EXPECT_EQ(LineStarting(md, "| werkhoven-2ce "), "| werkhoven-2ce | 3 | 20.0% | 50.0% |");
+  EXPECT_EQ(LineStarting(choices, "| adaptive "), "| adaptive | 2 | 1.050 | 1.100 |");
+  EXPECT_EQ(LineStarting(choices, "| werkhoven-2ce "), "| werkhoven-2ce | 3 | 1.219 | 1.333 |");
+  EXPECT_EQ(LineStarting(choices, "| current "), "| current | 2 | 1.000 | 1.000 |");
+  EXPECT_EQ(LineStarting(md, "| best n vs n=1 "), "| best n vs n=1 | 2.25x | 2 |");
+  EXPECT_EQ(LineStarting(md, "| adaptive n vs n=8 "), "| adaptive n vs n=8 | 1.00x | 2 |");
+  // Three tables, each with a header separator row.
+  std::size_t tables = 0;
+  for (std::size_t pos = 0; (pos = md.find("| --- |", pos)) != std::string::npos; ++pos) ++tables;
+  EXPECT_EQ(tables, 3u);
+}
+
+TEST(SweepSummaryTest, Text) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  const std::string text = SummaryText(*s);
+  EXPECT_THAT(LineStarting(text, "  current "),
+              testing::MatchesRegex(" +current +8 +5\\.0% +25\\.0%"));
+  EXPECT_THAT(LineStarting(text, "  adaptive "),
+              testing::MatchesRegex(" +adaptive +2 +1\\.050 +1\\.100"));
+  EXPECT_THAT(LineStarting(text, "  best n vs n=4"),
+              testing::MatchesRegex(" +best n vs n=4 +2 +1\\.06x"));
+  EXPECT_THAT(text, HasSubstr("3 in the sweep"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sample CSV that bench/plot.py is tried on.
+
+TEST(SweepSampleTest, ParsesAndSummarizes) {
+  const std::filesystem::path path =
+      std::filesystem::path(__FILE__).parent_path() / "data" / "sweep_sample.csv";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot open " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  absl::StatusOr<std::vector<SweepPoint>> pts = ParseSweepCsv(ss.str());
+  ASSERT_TRUE(pts.ok()) << pts.status();
+  ASSERT_EQ(pts->size(), 8u);
+  EXPECT_EQ((*pts)[0].workload, "add-scalar");
+  EXPECT_EQ((*pts)[0].in_bytes, 67108864);
+  EXPECT_TRUE(std::isnan((*pts)[0].predicted_ms[ModelIndex(ModelKind::kWerkhovenMapped)]));
+  absl::StatusOr<SweepSummary> s = Summarize(*pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->speedups.configs, 2);
+  // Adaptive: n = 8 in the intensity-10 configuration (the best), n = 4 (7.104 ms) in the
+  // intensity-100 one, whose best is n = 8 (6.521 ms).
+  const ChoiceQuality& ad = ChoiceOf(*s, "adaptive");
+  EXPECT_EQ(ad.configs, 2);
+  EXPECT_DOUBLE_EQ(ad.worst_ratio, 7.104 / 6.521);
+  EXPECT_DOUBLE_EQ(s->speedups.vs_non_streamed_mean, (6.553 / 3.584 + 11.362 / 7.104) / 2);
+  // The sample's current model chooses n = 16, which it did not measure.
+  EXPECT_EQ(ChoiceOf(*s, "current").configs, 0);
+  EXPECT_EQ(AccuracyOf(*s, "werkhoven-mapped").points, 0);
+  EXPECT_EQ(AccuracyOf(*s, "current").points, 8);
+}
+
+}  // namespace
+}  // namespace streampipe
