@@ -13,9 +13,11 @@ int RunConfig(const std::vector<std::string>& args) {
   constexpr char kCommand[] = "config";
   std::string path;
   bool no_comments = false;
+  bool markdown = false;
   FlagSet fs(kCommand, "[--config=FILE] [--table.key=value ...]");
   fs.Add("config", &path, "configuration file to validate (default: built-in defaults)");
   fs.Add("no-comments", &no_comments, "print keys and values only");
+  fs.Add("markdown", &markdown, "print the reference table of every key (docs/config.md)");
   fs.AcceptConfigOverrides();
   absl::Status s = fs.Parse(args);
   if (!s.ok()) return Fail(kCommand, kExitUsage, s);
@@ -27,6 +29,10 @@ int RunConfig(const std::vector<std::string>& args) {
   if (!fs.positional().empty()) {
     return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0],
                                                    "' (give the file as --config=FILE)"));
+  }
+  if (markdown) {
+    std::cout << PipelineConfigMarkdown();
+    return kExitOk;
   }
   ConfigResult r = LoadConfig(kCommand, path, fs);
   if (r.exit_code != kExitOk) return r.exit_code;

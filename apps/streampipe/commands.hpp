@@ -11,6 +11,8 @@ namespace streampipe::cli {
 int RunAdvise(const std::vector<std::string>& args);
 int RunCalibrate(const std::vector<std::string>& args);
 int RunConfig(const std::vector<std::string>& args);
+int RunHistogram(const std::vector<std::string>& args);
+int RunDevices(const std::vector<std::string>& args);
 
 }  // namespace streampipe::cli
 

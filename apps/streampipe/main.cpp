@@ -22,6 +22,9 @@ const Command kCommands[] = {
      "measure the GPU's copy parameters (LogGP) and write a device profile"},
     {"config", streampipe::cli::RunConfig,
      "validate a configuration file and print the effective configuration"},
+    {"devices", streampipe::cli::RunDevices, "list the CUDA devices"},
+    {"histogram", streampipe::cli::RunHistogram,
+     "stream video frames (Y4M, raw, synthetic) and write a 256-bin histogram per frame"},
 };
 
 void PrintHelp(std::ostream& os) {

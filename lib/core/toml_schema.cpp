@@ -133,6 +133,104 @@ absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
   return absl::OkStatus();
 }
 
+// toml++ 3.3.0 (Debian 12's) reaches __builtin_unreachable when it asks whether a non-ASCII
+// character is whitespace (upstream issues #190 and #295, fixed by PR #305): undefined
+// behaviour on a user's file. Non-ASCII characters are only legal TOML inside strings and
+// comments, so refuse them elsewhere before toml++ sees the text (a fixed toml++ refuses them
+// too), and refuse the one legal case the bug also hits: a non-ASCII character first after a
+// line-ending backslash in a multi-line basic string. Found by test/fuzz/config_fuzz.
+absl::Status GuardToml(std::string_view text, std::string_view file) {
+  enum class State { kNormal, kComment, kBasic, kLiteral, kMlBasic, kMlLiteral };
+  State st = State::kNormal;
+  int line = 1;
+  int col = 0;
+  bool after_line_backslash = false;  // kMlBasic: skipping whitespace after "\\\n"
+  auto starts = [&](std::size_t i, std::string_view w) { return text.substr(i, w.size()) == w; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    ++col;
+    if (ch >= 0x80) {
+      const bool allowed = st == State::kComment || st == State::kBasic || st == State::kLiteral ||
+                           st == State::kMlLiteral || (st == State::kMlBasic && !after_line_backslash);
+      if (!allowed) {
+        const char* why = st == State::kMlBasic
+                              ? "first after a line-ending backslash in a multi-line string "
+                                "(not supported: toml++ 3.3.0 bug #190)"
+                              : "outside a string or comment";
+        return absl::InvalidArgumentError(absl::StrCat(
+            S(file), ":", line, ":", col, ": parse error: non-ASCII byte 0x",
+            absl::Hex(ch, absl::kZeroPad2), " ", why));
+      }
+      after_line_backslash = false;
+      continue;
+    }
+    if (ch == '\n') {
+      ++line;
+      col = 0;
+      if (st == State::kComment) st = State::kNormal;
+      continue;
+    }
+    if (after_line_backslash && ch != ' ' && ch != '\t' && ch != '\r') after_line_backslash = false;
+    switch (st) {
+      case State::kNormal:
+        if (ch == '#') {
+          st = State::kComment;
+        } else if (starts(i, "\"\"\"")) {
+          st = State::kMlBasic;
+          i += 2;
+          col += 2;
+        } else if (starts(i, "'''")) {
+          st = State::kMlLiteral;
+          i += 2;
+          col += 2;
+        } else if (ch == '"') {
+          st = State::kBasic;
+        } else if (ch == '\'') {
+          st = State::kLiteral;
+        }
+        break;
+      case State::kComment:
+        break;
+      case State::kBasic:
+        if (ch == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+          ++i;  // an escape: the next character does not close the string
+          ++col;
+        } else if (ch == '"') {
+          st = State::kNormal;
+        }
+        break;
+      case State::kLiteral:
+        if (ch == '\'') st = State::kNormal;
+        break;
+      case State::kMlBasic:
+        if (ch == '\\') {
+          // A line-ending backslash: "\\" then optional whitespace then a newline.
+          std::size_t j = i + 1;
+          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
+          if (j < text.size() && text[j] == '\n') {
+            after_line_backslash = true;
+          } else if (i + 1 < text.size()) {
+            ++i;
+            ++col;
+          }
+        } else if (starts(i, "\"\"\"")) {
+          st = State::kNormal;
+          i += 2;
+          col += 2;
+        }
+        break;
+      case State::kMlLiteral:
+        if (starts(i, "'''")) {
+          st = State::kNormal;
+          i += 2;
+          col += 2;
+        }
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status ReadTextFile(const std::string& path, std::string* out) {
@@ -158,6 +256,8 @@ absl::Status ReadTextFile(const std::string& path, std::string* out) {
 
 absl::Status ReadToml(std::string_view text, std::string_view file,
                       const std::vector<TomlKey>& keys, void* target) {
+  absl::Status guard = GuardToml(text, file);
+  if (!guard.ok()) return guard;
   toml::table root;
   try {
     root = toml::parse(text, file);

@@ -147,6 +147,7 @@ class StreamPipeline::Impl {
   absl::StatusOr<ContinuousSummary> RunContinuous(BatchSource& source, BatchSink& sink,
                                                   const ContinuousOptions& options);
   int chosen_streams() const { return controller_->streams(); }
+  void RequestRemeasure(std::string reason) { controller_->RequestRemeasure(std::move(reason)); }
   const DeviceTraits& traits() const { return controller_->traits(); }
   const StreamController& controller() const { return *controller_; }
   const PipelineOptions& options() const { return opt_; }
@@ -180,7 +181,23 @@ class StreamPipeline::Impl {
   const TimedEvent* last_end_ = nullptr;  // end event of the previous collected batch
   std::unique_ptr<StreamController> controller_;
   bool launcher_checked_ = false;
-  absl::Status broken_;  // set after a sticky error
+  absl::Status broken_;  // set after a sticky error or a timed-out wait
+  bool stuck_ = false;   // a wait timed out: GPU work may still be running
+
+ public:
+  ~Impl() {
+    if (!stuck_) return;
+    // Freeing memory that a running kernel uses would block in cudaFree/cudaFreeHost until it
+    // finishes, perhaps forever: abandon it instead (it stays counted in LiveResources).
+    for (Slot& s : slots_) {
+      s.d_in.Abandon();
+      s.d_out.Abandon();
+      s.stage_in.Abandon();
+      s.stage_out.Abandon();
+    }
+    ring_in_.Abandon();
+    ring_out_.Abandon();
+  }
 };
 
 absl::Status StreamPipeline::Impl::Init() {
@@ -306,6 +323,18 @@ absl::Status StreamPipeline::Impl::Validate(const HostBatch& b, int n) const {
   if (opt_.out_bytes_per_item > 0 && b.out == nullptr) {
     return absl::InvalidArgumentError("the batch's output pointer is null");
   }
+  const std::size_t need_in = static_cast<std::size_t>(b.num_items * opt_.in_bytes_per_item);
+  const std::size_t need_out = static_cast<std::size_t>(b.num_items * opt_.out_bytes_per_item);
+  if (b.in_capacity > 0 && b.in_capacity < need_in) {
+    return absl::InvalidArgumentError(absl::StrCat("the input buffer holds ", b.in_capacity,
+                                                   " bytes; ", b.num_items, " items need ",
+                                                   need_in));
+  }
+  if (b.out_capacity > 0 && b.out_capacity < need_out) {
+    return absl::InvalidArgumentError(absl::StrCat("the output buffer holds ", b.out_capacity,
+                                                   " bytes; ", b.num_items, " items need ",
+                                                   need_out));
+  }
   if (n < 1 || n > opt_.max_streams) {
     return absl::InvalidArgumentError(
         absl::StrCat(n, " streams requested; the pool has 1 to ", opt_.max_streams));
@@ -319,6 +348,11 @@ absl::Status StreamPipeline::Impl::Validate(const HostBatch& b, int n) const {
 
 absl::Status StreamPipeline::Impl::Fail(absl::Status s, std::int64_t index) {
   s = AnnotateStatus(s, absl::StrCat("batch ", index));
+  if (s.code() == absl::StatusCode::kDeadlineExceeded) {
+    // The GPU did not finish: its work may still use the buffers. Stop; never reuse them.
+    stuck_ = true;
+    if (broken_.ok()) broken_ = s;
+  }
   if (IsStickyCudaError(s) && broken_.ok()) broken_ = s;
   return s;
 }
@@ -529,7 +563,9 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
                                           bool measure) {
   if (!broken_.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "the pipeline stopped after a sticky CUDA error: ", std::string(broken_.message())));
+        stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
+               : "the pipeline stopped after a sticky CUDA error: ",
+        std::string(broken_.message())));
   }
   if (on_gpu() >= opt_.max_in_flight) {
     return absl::FailedPreconditionError(
@@ -611,6 +647,13 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
+  if (stuck_) {
+    const int si = queue_.front();
+    queue_.pop_front();
+    return absl::FailedPreconditionError(
+        absl::StrCat("batch ", slots_[static_cast<std::size_t>(si)].index,
+                     " was abandoned: the GPU did not finish an earlier batch in time"));
+  }
   const int si = queue_.front();
   queue_.pop_front();
   Slot& slot = slots_[static_cast<std::size_t>(si)];
@@ -712,7 +755,11 @@ void StreamPipeline::Impl::Drain() {
 }
 
 void StreamPipeline::Impl::DiscardAll() {
-  Drain();
+  if (stuck_) {
+    queue_.clear();  // waiting again would take wait_timeout per batch, for nothing
+  } else {
+    Drain();
+  }
   drained_.clear();
 }
 
@@ -748,6 +795,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
   double error_sum = 0.0;
   std::int64_t error_n = 0;
   absl::Status failure;
+  bool source_failed = false;  // batches already in flight are good: deliver them
   auto deliver = [&]() -> absl::Status {
     absl::StatusOr<BatchStats> st = Collect();
     const auto [r, items] = pending.front();
@@ -784,6 +832,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       absl::StatusOr<std::int64_t> items = source.Fill(in, per_batch);
       if (!items.ok()) {
         failure = AnnotateStatus(items.status(), absl::StrCat("source, batch ", submitted));
+        source_failed = true;
         break;
       }
       if (*items <= 0) {
@@ -812,11 +861,16 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     absl::Status s = deliver();
     if (!s.ok()) failure = s;
   }
-  // Collect what is still in flight (bounded waits); after a failure, drop it.
+  // Collect what is still in flight (bounded waits). After a failure of the source the
+  // batches in flight are good and are delivered; after any other failure they are dropped.
+  bool deliver_rest = failure.ok() || source_failed;
   while (!pending.empty()) {
-    if (failure.ok()) {
+    if (deliver_rest) {
       absl::Status s = deliver();
-      if (!s.ok()) failure = s;
+      if (!s.ok()) {
+        if (failure.ok() || source_failed) failure = s;
+        deliver_rest = false;
+      }
     } else {
       (void)Collect();
       pending.pop_front();
@@ -886,6 +940,9 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::RunContinuous(BatchSource& sou
 }
 int StreamPipeline::in_flight() const { return impl_->in_flight(); }
 int StreamPipeline::chosen_streams() const { return impl_->chosen_streams(); }
+void StreamPipeline::RequestRemeasure(std::string reason) {
+  impl_->RequestRemeasure(std::move(reason));
+}
 const DeviceTraits& StreamPipeline::traits() const { return impl_->traits(); }
 const StreamController& StreamPipeline::controller() const { return impl_->controller(); }
 const PipelineOptions& StreamPipeline::options() const { return impl_->options(); }

@@ -93,6 +93,31 @@ TEST(ConfigTest, EachKindOfBadFileGetsItsMessage) {
   }
 }
 
+// Regressions from test/fuzz/config_fuzz: toml++ 3.3.0 reaches __builtin_unreachable on these
+// (upstream #190, #295); GuardToml refuses them first with a message naming line and column.
+TEST(ConfigTest, NonAsciiOutsideStringsIsAClearErrorNotUndefinedBehaviour) {
+  const std::string crash = "\xc7\xa4pipelihed\nm]oel = \"werkxo\x0b\x0b\x0b\x0b\x0b";
+  absl::StatusOr<PipelineConfig> r = ParsePipelineConfig(crash + std::string("\0\0" "0\n", 4),
+                                                         "crash.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "crash.toml:1:1: parse error: non-ASCII byte 0xc7 outside a string or comment");
+  r = ParsePipelineConfig("\xcc\xaa", "issue295.toml");
+  EXPECT_FALSE(r.ok());
+  r = ParsePipelineConfig("s = \"\"\"\\\n\xc2\xa7\"\"\"\n", "issue190.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("line-ending backslash"), std::string::npos);
+  // Non-ASCII where TOML allows it still works: in comments and in strings.
+  absl::StatusOr<PipelineConfig> ok = ParsePipelineConfig(
+      "# Gómez-Luna et al., §4.4\n[pipeline]\nevent_log = \"/tmp/événements.jsonl\"\n",
+      "utf8.toml");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->event_log, "/tmp/événements.jsonl");
+  // An escaped quote does not end a string.
+  ok = ParsePipelineConfig("[pipeline]\nprofile = \"a\\\"é\"\n", "escape.toml");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+}
+
 TEST(ConfigTest, MissingAndUnreadableFiles) {
   absl::StatusOr<PipelineConfig> missing = LoadPipelineConfig("/nonexistent/p.toml");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);

@@ -278,6 +278,8 @@ TEST_F(PipelineTest, BadBatchesAreClearErrors) {
       {{in.data(), out.data(), kItems}, 0, "0 streams requested"},
       {{in.data(), out.data(), kItems}, 9, "9 streams requested; the pool has 1 to 8"},
       {{in.data(), out.data(), 5}, 6, "6 streams requested for 5 items"},
+      {{in.data(), out.data(), kItems, 100, 0}, 1, "the input buffer holds 100 bytes; 1000 items need 4000"},
+      {{in.data(), out.data(), kItems, 0, 3999}, 1, "the output buffer holds 3999 bytes"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<BatchStats> st = p->Run(c.batch, c.n);

@@ -59,6 +59,9 @@ absl::Status ValidatePipelineConfig(const PipelineConfig& config, std::string_vi
 // Every key with its value, as TOML that ParsePipelineConfig reads back to the same config.
 std::string PipelineConfigToml(const PipelineConfig& config, bool with_help = true);
 
+// The reference table of docs/config.md: key, type, default, allowed values, meaning.
+std::string PipelineConfigMarkdown();
+
 }  // namespace streampipe
 
 #endif  // STREAMPIPE_CORE_CONFIG_HPP_

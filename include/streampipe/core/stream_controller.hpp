@@ -170,7 +170,6 @@ class StreamController {
   bool need_measure_ = false;
   EventKind pending_kind_ = EventKind::kInitial;
   std::string pending_reason_;
-  double pending_measured_ = 0.0;
   double pending_ratio_ = 1.0;
   int pending_old_n_ = 1;
   double pending_old_pred_ = 0.0;

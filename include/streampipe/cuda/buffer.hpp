@@ -40,6 +40,13 @@ class RawBuffer {
 
   void* data() const { return ptr_; }
   std::size_t bytes() const { return bytes_; }
+  // Gives up ownership without freeing: for memory a kernel that never finishes may still use
+  // (cudaFree would wait for it forever). It stays allocated, and counted, until the process
+  // exits.
+  void Abandon() {
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
 
  private:
   RawBuffer(void* p, std::size_t b, MemoryKind k) : ptr_(p), bytes_(b), kind_(k) {}
@@ -63,6 +70,10 @@ class TypedBuffer {
   std::size_t bytes() const { return raw_.bytes(); }
   std::span<T> span() const { return {data(), count_}; }
   explicit operator bool() const { return data() != nullptr; }
+  void Abandon() {
+    raw_.Abandon();
+    count_ = 0;
+  }
 
  private:
   TypedBuffer(RawBuffer raw, std::size_t count) : raw_(std::move(raw)), count_(count) {}

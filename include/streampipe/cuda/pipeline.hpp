@@ -33,6 +33,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -76,9 +77,14 @@ class StreamPipeline {
   // Continuous streaming from `source` to `sink` (see BatchSource). Pinned host buffers for
   // max_in_flight + 1 batches are allocated at the first call and reused; nothing is allocated
   // per batch. Stops at the first error (the source's, the sink's or the GPU's) and returns it
-  // naming the batch, after collecting what is in flight.
+  // naming the batch; after a source error the batches already in flight are still delivered
+  // to the sink (their input was good), after any other error they are dropped.
   absl::StatusOr<ContinuousSummary> RunContinuous(BatchSource& source, BatchSink& sink,
                                                   const ContinuousOptions& options = {});
+
+  // Automatic mode: measure the next batch non-streamed and re-derive n (e.g. the caller knows
+  // the content changed); reported as a re-derivation event with `reason`.
+  void RequestRemeasure(std::string reason);
 
   // The automatic mode's current choice of n, the traits the model uses, the controller.
   int chosen_streams() const;

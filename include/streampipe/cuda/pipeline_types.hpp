@@ -81,6 +81,10 @@ struct HostBatch {
   const void* in = nullptr;
   void* out = nullptr;
   std::int64_t num_items = 0;
+  // Sizes of the two buffers in bytes, when known: a batch larger than its buffers is then
+  // refused (InvalidArgument) instead of read or written past their end. 0 = not given.
+  std::size_t in_capacity = 0;
+  std::size_t out_capacity = 0;
 };
 
 struct BatchStats {

@@ -1,0 +1,37 @@
+// streampipe devices: list the CUDA devices (exit 69, EX_UNAVAILABLE, when there is none).
+#include <iostream>
+
+#include "absl/strings/str_format.h"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "streampipe/cuda/device.hpp"
+
+namespace streampipe::cli {
+
+int RunDevices(const std::vector<std::string>& args) {
+  FlagSet fs("devices", "");
+  absl::Status s = fs.Parse(args);
+  if (!s.ok()) return Fail("devices", kExitUsage, s);
+  if (fs.help_requested()) {
+    std::cout << fs.Usage();
+    return kExitOk;
+  }
+  const int n = CudaDeviceCount();
+  if (n == 0) {
+    std::cout << "no CUDA device: " << NoDeviceReason() << "\n";
+    return 69;
+  }
+  for (int d = 0; d < n; ++d) {
+    absl::StatusOr<DeviceInfo> info = ReadDevice(d);
+    if (!info.ok()) return Fail("devices", kExitSoftware, info.status());
+    const DeviceTraits& t = info->traits;
+    std::cout << absl::StrFormat(
+        "%d: %s, cc %d.%d, %d SMs, %d copy engines, %.1f GiB, driver %d, runtime %d\n", d, t.name,
+        t.cc_major, t.cc_minor, t.sm_count, t.copy_engines,
+        static_cast<double>(info->total_memory) / (1 << 30), info->driver_version,
+        info->runtime_version);
+  }
+  return kExitOk;
+}
+
+}  // namespace streampipe::cli

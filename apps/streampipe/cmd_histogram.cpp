@@ -1,0 +1,478 @@
+// streampipe histogram: one 256-bin luminance histogram per video frame, streamed through a
+// StreamPipeline (or computed on the CPU).
+//
+//   ffmpeg -i movie.mp4 -f yuv4mpegpipe - | streampipe histogram -
+//   streampipe histogram --synthetic=section44 --frames=4096 --output=h.csv
+//   streampipe histogram --width=1920 --height=1080 --pixel-format=rgb24 frames.rgb
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "config_flags.hpp"
+#include "streampipe/core/timeline.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/error.hpp"
+#include "streampipe/cuda/histogram.hpp"
+#include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/video/frame_source.hpp"
+#include "streampipe/video/histogram_cpu.hpp"
+#include "streampipe/video/histogram_writer.hpp"
+
+namespace streampipe::cli {
+namespace {
+
+constexpr char kCommand[] = "histogram";
+constexpr int kExitUnavailable = 69;  // EX_UNAVAILABLE: --device=gpu without a GPU
+constexpr std::size_t kMaxTraceBatches = 256;
+
+using video::FrameFormat;
+using video::Histogram;
+
+// Exit code for a failure of reading the input.
+int InputExit(const absl::Status& s) {
+  switch (s.code()) {
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:
+      return kExitNoInput;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kDataLoss:
+    case absl::StatusCode::kUnimplemented:
+    case absl::StatusCode::kOutOfRange:
+      return kExitDataErr;
+    default:
+      return kExitIoErr;
+  }
+}
+
+// Live status on stderr when it is a terminal.
+class Status {
+ public:
+  explicit Status(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  void Update(std::int64_t frames, int streams, std::size_t events) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    const double s = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\r  frames %-10lld %9.0f frames/s  n=%-4d re-derivations %-4zu",
+                 static_cast<long long>(frames), frames / std::max(s, 1e-9), streams, events);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  void Clear() {
+    if (shown_) std::fprintf(stderr, "\r%80s\r", "");
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_{};
+};
+
+// The pipeline's BatchSource over a FrameSource, for one format segment.
+class FrameBatches : public BatchSource {
+ public:
+  FrameBatches(video::FrameSource& src, bool keep_inputs) : src_(src), keep_(keep_inputs) {}
+  absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) override {
+    if (done_) return 0;
+    // The item size of the frames this Read returns: after a format change format() already
+    // describes the next frames.
+    const std::size_t item_bytes = src_.format().item_bytes();
+    absl::StatusOr<video::ReadResult> r = src_.Read(in, max_items);
+    if (!r.ok()) {
+      error = r.status();
+      done_ = true;
+      return r.status();
+    }
+    if (r->end) end = true;
+    if (r->format_changed) format_changed = true;
+    if (r->end || r->format_changed) done_ = true;
+    if (keep_ && r->frames > 0) {
+      const std::size_t bytes = static_cast<std::size_t>(r->frames) * item_bytes;
+      inputs.emplace_back(in.begin(), in.begin() + static_cast<long>(bytes));
+    }
+    if (r->frames == 0 && !done_) done_ = true;  // nothing more without a flag: treat as end
+    return r->frames;
+  }
+  bool end = false;
+  bool format_changed = false;
+  absl::Status error;
+  std::deque<std::vector<std::byte>> inputs;  // with --verify
+
+ private:
+  video::FrameSource& src_;
+  bool keep_;
+  bool done_ = false;
+};
+
+struct Totals {
+  std::int64_t frames = 0;
+  double device_ms = 0.0;
+  std::vector<std::string> streams_log;
+  std::vector<std::string> events_log;
+  std::size_t events = 0;
+  double pred_error_sum = 0.0;
+  std::int64_t pred_error_n = 0;
+  std::int64_t mismatches = 0;
+  std::vector<BatchTimeline> trace;
+};
+
+// Writes each batch's histograms in order (and checks them with --verify).
+class HistogramSink : public BatchSink {
+ public:
+  HistogramSink(video::HistogramWriter& w, const FrameFormat& f, FrameBatches& batches,
+                bool verify, Totals& totals, Status& status)
+      : w_(w), f_(f), batches_(batches), verify_(verify), t_(totals), status_(status) {}
+  absl::Status Consume(std::span<const std::byte> out, const BatchStats& st) override {
+    const std::int64_t frames = st.items;
+    const Histogram* h = reinterpret_cast<const Histogram*>(out.data());
+    if (verify_) {
+      std::vector<Histogram> ref(static_cast<std::size_t>(frames));
+      video::HistogramsOfItems(f_, batches_.inputs.front(), frames, ref);
+      batches_.inputs.pop_front();
+      for (std::int64_t i = 0; i < frames; ++i) t_.mismatches += ref[i] != h[i];
+    }
+    for (std::int64_t i = 0; i < frames; ++i) {
+      absl::Status s = w_.Write(t_.frames + i, h[i]);
+      if (!s.ok()) {
+        write_error = s;
+        return s;
+      }
+    }
+    t_.frames += frames;
+    t_.device_ms += st.period_ms;
+    if (last_streams_ != st.streams || last_kind_ != st.kind) {
+      t_.streams_log.push_back(absl::StrFormat("frame %lld: n=%d%s", static_cast<long long>(t_.frames - frames), st.streams,
+                                               st.kind == PlanKind::kStreamed ? "" : absl::StrCat(" (", PlanKindName(st.kind), ")").c_str()));
+      last_streams_ = st.streams;
+      last_kind_ = st.kind;
+    }
+    for (const RederivationEvent& e : st.events) {
+      ++t_.events;
+      t_.events_log.push_back(absl::StrFormat(
+          "frame %lld: %s, n %d -> %d%s", static_cast<long long>(t_.frames - frames),
+          EventKindName(e.kind), e.old_streams, e.new_streams,
+          e.reason.empty() ? "" : absl::StrCat(" (", e.reason, ")").c_str()));
+    }
+    if (st.kind == PlanKind::kStreamed && st.predicted_ms > 0.0) {
+      t_.pred_error_sum += std::abs(st.period_ms / st.predicted_ms - 1.0);
+      ++t_.pred_error_n;
+    }
+    if (st.timeline && t_.trace.size() < kMaxTraceBatches) t_.trace.push_back(*st.timeline);
+    status_.Update(t_.frames, st.streams, t_.events);
+    return absl::OkStatus();
+  }
+  absl::Status write_error;
+
+ private:
+  video::HistogramWriter& w_;
+  FrameFormat f_;
+  FrameBatches& batches_;
+  bool verify_;
+  Totals& t_;
+  Status& status_;
+  int last_streams_ = -1;
+  PlanKind last_kind_ = PlanKind::kStreamed;
+};
+
+}  // namespace
+
+int RunHistogram(const std::vector<std::string>& args) {
+  std::string device = "gpu";
+  std::string format_name = "csv";
+  std::string output = "-";
+  int width = 0;
+  int height = 0;
+  std::string pixel_format = "gray8";
+  std::string synthetic;
+  std::int64_t frames = 4096;
+  std::int64_t seed = 1;
+  int scene_length = 64;
+  std::int64_t batch_frames = 64;
+  std::string kernel_name = "shared";
+  int streams = 0;
+  std::string config_path;
+  std::string trace_path;
+  bool verify = false;
+  bool quiet = false;
+
+  FlagSet fs(kCommand, "[flags] INPUT   (INPUT: a Y4M or raw file, or - for stdin)");
+  fs.Add("device", &device, "gpu or cpu");
+  fs.Add("format", &format_name, "output format: csv (frame index, then 256 counts) or binary");
+  fs.Add("output", &output, "output file; - for stdout");
+  fs.Add("width", &width, "raw input (or synthetic) frame width");
+  fs.Add("height", &height, "raw input (or synthetic) frame height");
+  fs.Add("pixel-format", &pixel_format, "raw input: gray8 or rgb24 (synthetic: likewise)");
+  fs.Add("synthetic", &synthetic,
+         "no INPUT; generate frames: section44 (uniform, then degenerate: the 2012 paper's "
+         "section 4.4), scene-cuts, resolution-changes");
+  fs.Add("frames", &frames, "synthetic: number of frames");
+  fs.Add("seed", &seed, "synthetic: random seed");
+  fs.Add("scene-length", &scene_length, "synthetic: frames per scene");
+  fs.Add("batch-frames", &batch_frames, "frames per batch (the pipeline splits each batch)");
+  fs.Add("kernel", &kernel_name, "shared (privatized, the default) or global (per-pixel atomics)");
+  fs.Add("streams", &streams, "a fixed number of streams; 0: automatic");
+  fs.Add("config", &config_path, "pipeline configuration file (docs/config.md)");
+  fs.Add("trace", &trace_path, "write a Chrome trace (Perfetto) of the first batches");
+  fs.Add("verify", &verify, "check every GPU histogram against the CPU (slow)");
+  fs.Add("quiet", &quiet, "no live status line and no summary");
+  fs.AcceptConfigOverrides();
+  absl::Status s = fs.Parse(args);
+  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
+  if (fs.help_requested()) {
+    std::cout << fs.Usage()
+              << "  --table.key=VALUE\n      override one configuration key (docs/config.md)\n";
+    return kExitOk;
+  }
+  if (device != "gpu" && device != "cpu") {
+    return Fail(kCommand, kExitUsage, absl::StrCat("--device=", device, ": must be gpu or cpu"));
+  }
+  absl::StatusOr<video::HistogramFormat> out_format = video::ParseHistogramFormat(format_name);
+  if (!out_format.ok()) return Fail(kCommand, kExitUsage, out_format.status());
+  absl::StatusOr<HistogramKernel> kernel = ParseHistogramKernel(kernel_name);
+  if (!kernel.ok()) return Fail(kCommand, kExitUsage, kernel.status());
+  if (batch_frames < 1 || batch_frames > (1 << 20)) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--batch-frames=", batch_frames, ": must be in [1, 1048576]"));
+  }
+  if (streams < 0 || streams > 1024) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("--streams=", streams, ": must be in [0, 1024]"));
+  }
+  const bool have_input = !fs.positional().empty();
+  if (fs.positional().size() > 1) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("one INPUT expected, got '", fs.positional()[1], "' too"));
+  }
+  if (have_input == !synthetic.empty()) {
+    return Fail(kCommand, kExitUsage,
+                "give an INPUT (a file or - for stdin) or --synthetic=PATTERN, not both");
+  }
+  ConfigResult cfg = LoadConfig(kCommand, config_path, fs);
+  if (cfg.exit_code != kExitOk) return cfg.exit_code;
+
+  // ---- input ----
+  std::unique_ptr<video::FrameSource> source;
+  if (!synthetic.empty()) {
+    video::SyntheticOptions so;
+    if (synthetic == "section44") {
+      so.pattern = video::SyntheticPattern::kSection44;
+    } else if (synthetic == "scene-cuts") {
+      so.pattern = video::SyntheticPattern::kSceneCuts;
+    } else if (synthetic == "resolution-changes") {
+      so.pattern = video::SyntheticPattern::kResolutionChanges;
+    } else {
+      return Fail(kCommand, kExitUsage,
+                  absl::StrCat("--synthetic=", synthetic,
+                               ": must be section44, scene-cuts or resolution-changes"));
+    }
+    if (width > 0) so.width = width;
+    if (height > 0) so.height = height;
+    absl::StatusOr<video::PixelFormat> pf = video::ParsePixelFormat(pixel_format);
+    if (!pf.ok()) return Fail(kCommand, kExitUsage, pf.status());
+    so.format = *pf;
+    so.frames = frames;
+    so.seed = static_cast<std::uint64_t>(seed);
+    so.scene_length = scene_length;
+    absl::StatusOr<std::unique_ptr<video::FrameSource>> src = video::MakeSyntheticSource(so);
+    if (!src.ok()) return Fail(kCommand, kExitUsage, src.status());
+    source = std::move(*src);
+  } else {
+    const std::string& input = fs.positional()[0];
+    absl::StatusOr<std::unique_ptr<video::FrameSource>> src;
+    if (width > 0 || height > 0) {
+      absl::StatusOr<video::PixelFormat> pf = video::ParsePixelFormat(pixel_format);
+      if (!pf.ok()) return Fail(kCommand, kExitUsage, pf.status());
+      src = video::OpenRawSource(input, width, height, *pf);
+      if (!src.ok() && src.status().code() == absl::StatusCode::kInvalidArgument) {
+        return Fail(kCommand, kExitUsage, src.status());
+      }
+    } else {
+      src = video::OpenY4mSource(input);
+    }
+    if (!src.ok()) return Fail(kCommand, InputExit(src.status()), src.status());
+    source = std::move(*src);
+  }
+
+  // ---- output ----
+  absl::StatusOr<std::unique_ptr<video::HistogramWriter>> writer =
+      video::OpenHistogramWriter(output, *out_format);
+  if (!writer.ok()) return Fail(kCommand, kExitIoErr, writer.status());
+
+  Totals totals;
+  Status live(!quiet);
+  const auto t0 = std::chrono::steady_clock::now();
+  int exit_code = kExitOk;
+  absl::Status failure;
+  std::string summary_device;
+
+  if (device == "cpu") {
+    summary_device = "cpu";
+    std::vector<std::byte> buf;
+    std::vector<Histogram> hist;
+    for (;;) {
+      const FrameFormat f = source->format();
+      buf.resize(static_cast<std::size_t>(batch_frames) * f.item_bytes());
+      hist.resize(static_cast<std::size_t>(batch_frames));
+      absl::StatusOr<video::ReadResult> r = source->Read(buf, batch_frames);
+      if (!r.ok()) {
+        failure = r.status();
+        exit_code = InputExit(failure);
+        break;
+      }
+      video::HistogramsOfItems(f, buf, r->frames, hist);
+      for (std::int64_t i = 0; i < r->frames; ++i) {
+        absl::Status w = (*writer)->Write(totals.frames + i, hist[i]);
+        if (!w.ok()) {
+          failure = w;
+          exit_code = kExitIoErr;
+          break;
+        }
+      }
+      if (!failure.ok()) break;
+      totals.frames += r->frames;
+      live.Update(totals.frames, 0, 0);
+      if (r->end) break;
+    }
+  } else {
+    if (CudaDeviceCount() == 0) {
+      return Fail(kCommand, kExitUnavailable,
+                  absl::StrCat("no CUDA device (", NoDeviceReason(),
+                               "); use --device=cpu to compute the histograms on the CPU"));
+    }
+    // One calibration for every pipeline of the run (one per frame format).
+    DeviceTraits traits;
+    if (!cfg.config.profile.empty()) {
+      absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(cfg.config.profile, cfg.config.device, true);
+      if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+      traits = p->traits;
+    } else {
+      CalibrationOptions co;
+      co.device = cfg.config.device;
+      co.quick = true;
+      absl::StatusOr<Calibration> c = Calibrate(co);
+      if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
+      traits = c->profile.traits;
+    }
+    absl::StatusOr<DeviceInfo> info = ReadDevice(cfg.config.device);
+    summary_device = info.ok() ? info->traits.name : "gpu";
+    std::map<std::pair<int, int>, std::unique_ptr<StreamPipeline>> pipelines;
+    for (;;) {
+      const FrameFormat f = source->format();
+      PipelineOptions o;
+      o.in_bytes_per_item = static_cast<std::int64_t>(f.item_bytes());
+      o.out_bytes_per_item = static_cast<std::int64_t>(kHistogramBytes);
+      o.max_items_per_batch = batch_frames;
+      absl::StatusOr<KernelLauncher> launch = HistogramLauncher(f, *kernel);
+      if (!launch.ok()) {
+        failure = launch.status();
+        exit_code = kExitDataErr;
+        break;
+      }
+      o.launch = *launch;
+      absl::Status a = ApplyConfig(cfg.config, &o);
+      if (!a.ok()) return Fail(kCommand, kExitConfig, a);
+      o.traits = traits;
+      o.adaptive.steady_state = o.max_in_flight > 1;
+      if (!trace_path.empty()) o.record_timeline = true;
+      auto& p = pipelines[{f.width, f.height}];
+      if (!p || p->options().in_bytes_per_item != o.in_bytes_per_item) {
+        absl::StatusOr<StreamPipeline> created = StreamPipeline::Create(o);
+        if (!created.ok()) {
+          failure = created.status();
+          exit_code = kExitSoftware;
+          break;
+        }
+        p = std::make_unique<StreamPipeline>(std::move(*created));
+      }
+      FrameBatches batches(*source, verify);
+      HistogramSink sink(**writer, f, batches, verify, totals, live);
+      ContinuousOptions co;
+      if (streams > 0) co.streams = streams;
+      absl::StatusOr<ContinuousSummary> run = p->RunContinuous(batches, sink, co);
+      if (!run.ok()) {
+        failure = run.status();
+        if (!batches.error.ok()) {
+          exit_code = InputExit(batches.error);
+          failure = batches.error;
+        } else if (!sink.write_error.ok()) {
+          exit_code = kExitIoErr;
+        } else {
+          exit_code = kExitSoftware;  // the GPU (IsStickyCudaError says whether it is sticky)
+        }
+        break;
+      }
+      if (!batches.format_changed) break;
+    }
+  }
+  live.Clear();
+  absl::Status closed = (*writer)->Close();
+  if (failure.ok() && !closed.ok()) {
+    failure = closed;
+    exit_code = kExitIoErr;
+  }
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!trace_path.empty() && !totals.trace.empty()) {
+    std::ofstream tf(trace_path);
+    tf << ChromeTraceJson(totals.trace);
+    if (!tf) std::cerr << "streampipe histogram: cannot write the trace " << trace_path << "\n";
+  }
+  if (!quiet) {
+    std::cerr << absl::StrFormat(
+        "streampipe histogram: %lld frames (%s) on %s in %.3f s: %.0f frames/s",
+        static_cast<long long>(totals.frames), video::FrameFormatToString(source->format()),
+        summary_device, wall_s, totals.frames / std::max(wall_s, 1e-9));
+    if (totals.device_ms > 0) {
+      std::cerr << absl::StrFormat("; GPU busy %.1f ms: %.0f frames/s", totals.device_ms,
+                                   totals.frames / (totals.device_ms / 1e3));
+    }
+    std::cerr << "\n";
+    if (!totals.streams_log.empty()) {
+      std::cerr << "  streams over time:";
+      for (std::size_t i = 0; i < totals.streams_log.size() && i < 24; ++i) {
+        std::cerr << (i ? "; " : " ") << totals.streams_log[i];
+      }
+      if (totals.streams_log.size() > 24) std::cerr << "; ...";
+      std::cerr << "\n";
+    }
+    if (device == "gpu") {
+      std::cerr << "  re-derivations: " << totals.events << "\n";
+      for (const std::string& e : totals.events_log) std::cerr << "    " << e << "\n";
+      if (totals.pred_error_n > 0) {
+        std::cerr << absl::StrFormat(
+            "  measured vs predicted: mean |measured/predicted - 1| = %.1f %% over %lld "
+            "streamed batches\n",
+            100.0 * totals.pred_error_sum / totals.pred_error_n,
+            static_cast<long long>(totals.pred_error_n));
+      }
+      if (verify) {
+        std::cerr << "  verify: " << totals.mismatches << " histograms differ from the CPU's\n";
+      }
+    }
+  }
+  if (!failure.ok()) {
+    Fail(kCommand, exit_code,
+         absl::StrCat(std::string(failure.message()), " (", totals.frames,
+                      " histograms before it were written)"));
+    return exit_code;
+  }
+  if (verify && totals.mismatches > 0) return kExitSoftware;
+  return kExitOk;
+}
+
+}  // namespace streampipe::cli

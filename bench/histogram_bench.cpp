@@ -1,0 +1,267 @@
+// Video histograms on the GPU (issue 5 evidence).
+//   sizes  - 176x144, 352x288, 704x576, 1920x1080 gray frames, batches of 64: frames/s of a
+//            non-streamed loop, of the best fixed n, and of the adaptive pipeline (one batch at a
+//            time, and continuously with batches in flight), against the copy-bound rate
+//            (frame bytes over the H2D bandwidth measured now).
+//   s44    - the 2012 paper's section 4.4: 4096 frames in chunks of 32, uniform luminance then
+//            degenerate frames, with the content-dependent global-atomics kernel (and the shared
+//            kernel): frames/s per half, non-streamed against adaptive, re-derivations.
+// Frames/s are from device time (CUDA events), so the host's frame generation is not counted.
+//   histogram_bench [sizes|s44|all] [--frames=N]
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/event.hpp"
+#include "streampipe/cuda/histogram.hpp"
+#include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/cuda/stream.hpp"
+#include "streampipe/video/frame_source.hpp"
+#include "streampipe/video/histogram_cpu.hpp"
+
+namespace streampipe {
+namespace {
+
+using video::FrameFormat;
+using video::PixelFormat;
+
+DeviceTraits g_traits;
+std::int64_t g_frames = 2048;
+
+PipelineOptions Options(const FrameFormat& f, std::int64_t batch, HistogramKernel k) {
+  PipelineOptions o;
+  o.in_bytes_per_item = static_cast<std::int64_t>(f.item_bytes());
+  o.out_bytes_per_item = static_cast<std::int64_t>(kHistogramBytes);
+  o.max_items_per_batch = batch;
+  o.launch = *HistogramLauncher(f, k);
+  o.max_streams = 64;
+  o.traits = g_traits;
+  o.adaptive.candidates.max_streams = 64;
+  o.adaptive.candidates.powers_of_two = true;
+  return o;
+}
+
+// H2D bandwidth now, for the copy bound: median of 9 copies of `bytes` from pinned memory.
+double MeasureH2dGbps(std::size_t bytes) {
+  auto h = *PinnedBuffer<std::byte>::Create(bytes);
+  auto d = *DeviceBuffer<std::byte>::Create(bytes);
+  auto s = *Stream::Create();
+  auto a = *TimedEvent::Create();
+  auto b = *TimedEvent::Create();
+  std::vector<double> ms;
+  for (int r = 0; r < 12; ++r) {
+    (void)a.Record(s);
+    cudaMemcpyAsync(d.data(), h.data(), bytes, cudaMemcpyHostToDevice, s.get());
+    (void)b.Record(s);
+    (void)b.Wait(std::chrono::milliseconds(10000));
+    if (r >= 3) ms.push_back(*ElapsedMs(a, b));
+  }
+  std::sort(ms.begin(), ms.end());
+  return static_cast<double>(bytes) / (ms[ms.size() / 2] * 1e6);
+}
+
+// Runs `batches` synchronous batches; returns device ms in total (optionally per batch).
+double SyncRun(StreamPipeline& p, const HostBatch& b, std::int64_t batches, std::optional<int> n) {
+  double total = 0.0;
+  for (std::int64_t i = 0; i < batches; ++i) {
+    absl::StatusOr<BatchStats> st = n ? p.Run(b, *n) : p.Run(b);
+    if (!st.ok()) {
+      std::cerr << st.status() << "\n";
+      return 1e30;
+    }
+    total += st->elapsed_ms;
+  }
+  return total;
+}
+
+class ReplayFrames : public BatchSource {
+ public:
+  ReplayFrames(const FrameFormat& f, std::int64_t batches, std::int64_t per)
+      : f_(f), left_(batches), per_(per) {}
+  absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) override {
+    if (left_-- <= 0) return 0;
+    static std::map<std::pair<std::byte*, std::size_t>, bool> filled;
+    if (!filled[{in.data(), f_.item_bytes()}]) {
+      video::SyntheticOptions so;
+      so.width = f_.width;
+      so.height = f_.height;
+      for (std::int64_t i = 0; i < per_; ++i) {
+        video::GenerateSyntheticFrame(so, i, f_,
+                                      in.subspan(static_cast<std::size_t>(i) * f_.item_bytes(),
+                                                 f_.item_bytes()));
+      }
+      filled[{in.data(), f_.item_bytes()}] = true;
+    }
+    return std::min(per_, max_items);
+  }
+
+ private:
+  FrameFormat f_;
+  std::int64_t left_, per_;
+};
+class NullSink : public BatchSink {
+ public:
+  absl::Status Consume(std::span<const std::byte>, const BatchStats&) override {
+    return absl::OkStatus();
+  }
+};
+
+void Sizes() {
+  constexpr std::int64_t kBatch = 64;
+  std::printf("\n== frame sizes: gray frames, batches of %lld, %lld frames per measurement "
+              "(frames/s from device time)\n",
+              static_cast<long long>(kBatch), static_cast<long long>(g_frames));
+  std::printf("%-10s %9s %10s %10s %6s %10s %10s %12s %12s %8s\n", "size", "bound", "nonstream",
+              "best_fixed", "n", "adaptive", "adapt_n", "cont_adapt", "cont_n=1", "cont/bnd");
+  for (auto [w, h] : {std::pair{176, 144}, {352, 288}, {704, 576}, {1920, 1080}}) {
+    const FrameFormat f{.width = w, .height = h, .format = PixelFormat::kGray8};
+    const double gbps = MeasureH2dGbps(kBatch * f.item_bytes());
+    const double bound = gbps * 1e9 / static_cast<double>(f.item_bytes());
+    auto in = *PinnedBuffer<std::byte>::Create(kBatch * f.item_bytes());
+    auto out = *PinnedBuffer<std::byte>::Create(kBatch * kHistogramBytes);
+    video::SyntheticOptions so;
+    so.width = w;
+    so.height = h;
+    for (std::int64_t i = 0; i < kBatch; ++i) {
+      video::GenerateSyntheticFrame(so, i, f, in.span().subspan(i * f.item_bytes(), f.item_bytes()));
+    }
+    const HostBatch b{in.data(), out.data(), kBatch};
+    const std::int64_t batches = g_frames / kBatch;
+    auto fixed = StreamPipeline::Create(Options(f, kBatch, HistogramKernel::kShared));
+    (void)SyncRun(*fixed, b, 5, 1);
+    const double nonstream = SyncRun(*fixed, b, batches, 1);
+    double best = 1e30;
+    int best_n = 1;
+    for (int n : {1, 2, 4, 8, 16, 32, 64}) {
+      (void)SyncRun(*fixed, b, 3, n);
+      const double t = SyncRun(*fixed, b, batches, n);
+      if (t < best) {
+        best = t;
+        best_n = n;
+      }
+    }
+    auto adaptive = StreamPipeline::Create(Options(f, kBatch, HistogramKernel::kShared));
+    const double adapt = SyncRun(*adaptive, b, batches, std::nullopt);
+    // Continuous: 3 batches in flight.
+    double cont[2] = {0, 0};
+    int cont_n = 0;
+    for (int mode = 0; mode < 2; ++mode) {
+      PipelineOptions o = Options(f, kBatch, HistogramKernel::kShared);
+      o.max_in_flight = 3;
+      o.adaptive.steady_state = true;
+      auto p = StreamPipeline::Create(o);
+      ContinuousOptions co;
+      if (mode == 1) co.streams = 1;
+      NullSink sink;
+      ReplayFrames warm(f, 8, kBatch);
+      (void)p->RunContinuous(warm, sink, co);
+      ReplayFrames src(f, batches, kBatch);
+      absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink, co);
+      if (!s.ok()) {
+        std::cerr << s.status() << "\n";
+        return;
+      }
+      cont[mode] = s->device_ms;
+      if (mode == 0) cont_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
+    }
+    const double fr = static_cast<double>(batches * kBatch);
+    auto fps = [&](double ms) { return fr / (ms / 1e3); };
+    std::printf("%-10s %9.0f %10.0f %10.0f %6d %10.0f %10d %12.0f %12.0f %8.3f\n",
+                absl::StrFormat("%dx%d", w, h).c_str(), bound, fps(nonstream), fps(best), best_n,
+                fps(adapt), adaptive->chosen_streams(), fps(cont[0]), fps(cont[1]),
+                fps(cont[0]) / bound);
+    std::printf("           (continuous adaptive settled on n=%d; H2D %.1f GB/s)\n", cont_n, gbps);
+  }
+}
+
+void Section44() {
+  constexpr std::int64_t kChunk = 32;
+  const std::int64_t frames = 4096;
+  std::printf("\n== section 4.4: %lld frames in chunks of %lld, first half uniform, second half "
+              "degenerate; frames/s per half from device time\n",
+              static_cast<long long>(frames), static_cast<long long>(kChunk));
+  std::printf("%-9s %-8s %-11s %12s %12s %8s  %s\n", "size", "kernel", "mode", "first_half",
+              "second_half", "events", "n over time");
+  for (auto [w, h] : {std::pair{352, 288}, {704, 576}}) {
+    const FrameFormat f{.width = w, .height = h, .format = PixelFormat::kGray8};
+    video::SyntheticOptions so;
+    so.width = w;
+    so.height = h;
+    so.frames = frames;
+    so.pattern = video::SyntheticPattern::kSection44;
+    // The whole sequence, generated once (pinned).
+    auto all = *PinnedBuffer<std::byte>::Create(frames * f.item_bytes());
+    for (std::int64_t i = 0; i < frames; ++i) {
+      video::GenerateSyntheticFrame(so, i, f, all.span().subspan(i * f.item_bytes(), f.item_bytes()));
+    }
+    auto out = *PinnedBuffer<std::byte>::Create(kChunk * kHistogramBytes);
+    for (HistogramKernel k : {HistogramKernel::kGlobal, HistogramKernel::kShared}) {
+      for (int mode = 0; mode < 2; ++mode) {
+        auto p = StreamPipeline::Create(Options(f, kChunk, k));
+        double half[2] = {0, 0};
+        std::string path;
+        int last = -1;
+        // Warm-up on the first chunk (not counted).
+        for (int i = 0; i < 3; ++i) (void)p->Run({all.data(), out.data(), kChunk}, 1);
+        for (std::int64_t c = 0; c < frames / kChunk; ++c) {
+          const HostBatch b{all.data() + c * kChunk * f.item_bytes(), out.data(), kChunk};
+          absl::StatusOr<BatchStats> st = mode == 0 ? p->Run(b, 1) : p->Run(b);
+          if (!st.ok()) {
+            std::cerr << st.status() << "\n";
+            return;
+          }
+          half[c * kChunk < frames / 2 ? 0 : 1] += st->elapsed_ms;
+          if (st->streams != last) {
+            path += absl::StrFormat("%d ", st->streams);
+            last = st->streams;
+          }
+        }
+        const double hf = static_cast<double>(frames / 2);
+        std::printf("%-9s %-8s %-11s %12.0f %12.0f %8zu  %s\n",
+                    absl::StrFormat("%dx%d", w, h).c_str(), HistogramKernelName(k),
+                    mode == 0 ? "nonstreamed" : "adaptive", hf / (half[0] / 1e3),
+                    hf / (half[1] / 1e3), mode == 0 ? 0 : p->controller().events().size(),
+                    mode == 0 ? "1" : path.c_str());
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace streampipe
+
+int main(int argc, char** argv) {
+  using namespace streampipe;
+  std::string what = "all";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--frames=", 9) == 0) {
+      g_frames = std::atoll(argv[i] + 9);
+    } else {
+      what = argv[i];
+    }
+  }
+  if (CudaDeviceCount() == 0) {
+    std::cerr << "histogram_bench: no CUDA device (" << NoDeviceReason() << ")\n";
+    return 0;
+  }
+  absl::StatusOr<Calibration> cal = Calibrate({});
+  if (!cal.ok()) {
+    std::cerr << "calibration failed: " << cal.status() << "\n";
+    return 1;
+  }
+  g_traits = cal->profile.traits;
+  if (what == "all" || what == "sizes") Sizes();
+  if (what == "all" || what == "s44") Section44();
+  return 0;
+}
