@@ -38,6 +38,7 @@ using video::PixelFormat;
 
 DeviceTraits g_traits;
 std::int64_t g_frames = 2048;
+std::int64_t g_cont_batches = 1000;  // continuous runs: long enough to amortize start-up
 
 PipelineOptions Options(const FrameFormat& f, std::int64_t batch, HistogramKernel k) {
   PipelineOptions o;
@@ -166,14 +167,23 @@ void Sizes() {
       NullSink sink;
       ReplayFrames warm(f, 8, kBatch);
       (void)p->RunContinuous(warm, sink, co);
-      ReplayFrames src(f, batches, kBatch);
+      ReplayFrames src(f, g_cont_batches, kBatch);
       absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink, co);
       if (!s.ok()) {
         std::cerr << s.status() << "\n";
         return;
       }
-      cont[mode] = s->device_ms;
-      if (mode == 0) cont_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
+      cont[mode] = s->device_ms * static_cast<double>(batches) / static_cast<double>(s->batches);
+      if (mode == 0) {
+        cont_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
+        std::string ev;
+        for (const RederivationEvent& e : s->events) {
+          ev += absl::StrFormat(" %s:%d->%d", EventKindName(e.kind), e.old_streams, e.new_streams);
+        }
+        std::printf("           continuous adaptive: %lld batches, %lld explored, events:%s\n",
+                    static_cast<long long>(s->batches), static_cast<long long>(s->explored_batches),
+                    ev.c_str());
+      }
     }
     const double fr = static_cast<double>(batches * kBatch);
     auto fps = [&](double ms) { return fr / (ms / 1e3); };
@@ -247,6 +257,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--frames=", 9) == 0) {
       g_frames = std::atoll(argv[i] + 9);
+    } else if (std::strncmp(argv[i], "--cont-batches=", 15) == 0) {
+      g_cont_batches = std::atoll(argv[i] + 15);
     } else {
       what = argv[i];
     }

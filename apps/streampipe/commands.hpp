@@ -13,6 +13,7 @@ int RunCalibrate(const std::vector<std::string>& args);
 int RunConfig(const std::vector<std::string>& args);
 int RunHistogram(const std::vector<std::string>& args);
 int RunDevices(const std::vector<std::string>& args);
+int RunSweep(const std::vector<std::string>& args);
 
 }  // namespace streampipe::cli
 

@@ -25,6 +25,8 @@ const Command kCommands[] = {
     {"devices", streampipe::cli::RunDevices, "list the CUDA devices"},
     {"histogram", streampipe::cli::RunHistogram,
      "stream video frames (Y4M, raw, synthetic) and write a 256-bin histogram per frame"},
+    {"sweep", streampipe::cli::RunSweep,
+     "the papers' experiments on this card: measured vs predicted time over a grid"},
 };
 
 void PrintHelp(std::ostream& os) {

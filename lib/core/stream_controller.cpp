@@ -214,13 +214,14 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   detector_.Reset();
   tokens_ = options_.exploration.burst;
   need_measure_ = false;
+  ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
   pending_ratio_ = 1.0;
   pending_old_pred_ = 0.0;
 }
 
 void StreamController::RequestRemeasure(std::string reason) {
-  if (need_measure_) return;
+  if (need_measure_ || measure_pending_) return;
   need_measure_ = true;
   pending_kind_ = EventKind::kDrift;
   pending_reason_ = std::move(reason);
@@ -265,18 +266,32 @@ std::optional<int> StreamController::ExploreTarget() const {
 }
 
 BatchPlan StreamController::Plan(std::int64_t items) {
-  if (warmups_done_ < options_.warmup_batches) return {PlanKind::kWarmup, 1, 0.0};
+  // Warm-ups and measurements are counted when planned: with batches in flight the next plan
+  // is made before the previous one is observed.
+  if (warmups_planned_ < options_.warmup_batches) {
+    ++warmups_planned_;
+    return {PlanKind::kWarmup, 1, 0.0, generation_};
+  }
+  if (measure_pending_) {
+    // Until the measurement comes back, keep running the current choice (its samples belong
+    // to the old generation and are ignored).
+    return {PlanKind::kStreamed, ClampToItems(n_star_, items), 0.0, generation_};
+  }
   if (!reference_ || need_measure_) {
-    return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0};
+    measure_pending_ = true;
+    return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0, generation_};
   }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
     if (std::optional<int> target = ExploreTarget()) {
       const int n = ClampToItems(*target, items);
-      if (n != n_star_) return {PlanKind::kExplore, n, PredictMs(n, items)};
+      if (n != n_star_) {
+        tokens_ -= 1.0;  // spent when planned, so that batches in flight do not overspend
+        return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
+      }
     }
   }
   const int n = ClampToItems(n_star_, items);
-  return {PlanKind::kStreamed, n, PredictMs(n, items)};
+  return {PlanKind::kStreamed, n, PredictMs(n, items), generation_};
 }
 
 void StreamController::Refit() {
@@ -363,11 +378,11 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   ++observations_;
   switch (plan.kind) {
     case PlanKind::kWarmup:
-      ++warmups_done_;
       return absl::OkStatus();
     case PlanKind::kMeasure: {
       const bool first = !reference_.has_value();
       reference_ = obs;
+      measure_pending_ = false;
       if (first) {
         Derive(EventKind::kInitial, "first non-streamed measurement", obs.measured_ms);
       } else {
@@ -379,7 +394,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
     case PlanKind::kExplore:
       break;
   }
-  if (!reference_) return absl::OkStatus();
+  if (!reference_ || plan.generation != generation_) return absl::OkStatus();  // stale or not ours
   // Normalize to the reference item count, so that short batches compare.
   const double t = obs.measured_ms * static_cast<double>(reference_->items) /
                    static_cast<double>(obs.items);
@@ -389,7 +404,6 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   s.last_observation = observations_;
 
   if (plan.kind == PlanKind::kExplore) {
-    tokens_ -= 1.0;
     ++explorations_;
     const auto star = samples_.find(n_star_);
     if (options_.online_calibration) Refit();

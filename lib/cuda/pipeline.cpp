@@ -575,9 +575,9 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   const std::int64_t index = next_index_;
   BatchPlan plan;
   if (measure) {
-    plan = {PlanKind::kMeasure, 1, 0.0};
+    plan = {PlanKind::kMeasure, 1, 0.0, kNoGeneration};
   } else if (streams) {
-    plan = {PlanKind::kStreamed, *streams, 0.0};
+    plan = {PlanKind::kStreamed, *streams, 0.0, kNoGeneration};
     if (const auto& ref = controller_->reference(); ref && *streams >= 1) {
       // Report what the model would have predicted for the fixed n, once it can.
       absl::StatusOr<StreamChoice> c = controller_->Choose(batch.num_items);

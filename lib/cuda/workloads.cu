@@ -20,6 +20,16 @@ __global__ void AddScalarKernel(const float* __restrict__ in, float* __restrict_
 
 __global__ void EmptyKernel() {}
 
+__global__ void AsymmetricKernel(const float* __restrict__ in, float* __restrict__ out,
+                                 std::int64_t n, int in_floats, int out_floats, int iters) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = 0.0f;
+  for (int k = 0; k < in_floats; ++k) v = __fadd_rn(v, in[i * in_floats + k]);
+  for (int k = 0; k < iters; ++k) v = __fadd_rn(__fmul_rn(v, 0.999f), 1.0f);
+  for (int j = 0; j < out_floats; ++j) out[i * out_floats + j] = __fadd_rn(v, static_cast<float>(j));
+}
+
 }  // namespace
 
 cudaError_t LaunchAddScalar(const float* in, float* out, std::int64_t n, int iters,
@@ -33,6 +43,18 @@ cudaError_t LaunchAddScalar(const float* in, float* out, std::int64_t n, int ite
 cudaError_t LaunchEmptyKernel(cudaStream_t stream) {
   EmptyKernel<<<1, 32, 0, stream>>>();
   return cudaGetLastError();
+}
+
+KernelLauncher AsymmetricLauncher(int in_floats, int out_floats, int iters) {
+  return [=](const LaunchArgs& a) -> absl::Status {
+    if (a.num_items <= 0) return absl::OkStatus();
+    const std::int64_t blocks = (a.num_items + 255) / 256;
+    AsymmetricKernel<<<static_cast<unsigned>(blocks), 256, 0, a.stream>>>(
+        static_cast<const float*>(a.in), static_cast<float*>(a.out), a.num_items, in_floats,
+        out_floats, iters);
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGetLastError());
+    return absl::OkStatus();
+  };
 }
 
 KernelLauncher AddScalarLauncher(int iters) {

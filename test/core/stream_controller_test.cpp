@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <deque>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -152,12 +153,13 @@ TEST(StreamControllerTest, StepChangeIsFollowed) {
   Drive(c, card, kTransferBound, 300);
   const int before = c.streams();
   const std::size_t events_before = c.events().size();
-  // The kernel becomes 28x heavier (scene cut, content change).
+  // The kernel becomes 28x heavier (scene cut, content change): the controller plans a
+  // re-measurement within 3 slower batches.
   int detected_after = -1;
   for (int i = 1; i <= 20 && detected_after < 0; ++i) {
     const BatchPlan p = c.Plan(kItems);
+    if (p.kind == PlanKind::kMeasure) detected_after = i - 1;  // slower batches seen before it
     ASSERT_TRUE(c.Observe(p, card.Run(p, kKernelHeavy, kItems)).ok());
-    if (c.Plan(kItems).kind == PlanKind::kMeasure) detected_after = i;
   }
   ASSERT_GT(detected_after, 0);
   EXPECT_LE(detected_after, 3);
@@ -195,6 +197,44 @@ TEST(StreamControllerTest, NoExplorationWithoutBudget) {
   SimulatedCard card(17);
   Drive(c, card, kTransferBound, 500);
   EXPECT_EQ(c.explorations(), 0);
+}
+
+// Continuous mode plans batches ahead of their observations (three in flight here): still one
+// warm-up, one measurement and one event, and samples planned before a re-derivation are not
+// mixed into the new one.
+TEST(StreamControllerTest, PlansMadeAheadOfObservationsDoNotRepeatMeasurements) {
+  StreamController c = Make();
+  SimulatedCard card(23);
+  std::deque<BatchPlan> in_flight;
+  int warmups = 0, measures = 0;
+  for (int i = 0; i < 300; ++i) {
+    while (in_flight.size() < 3) {
+      in_flight.push_back(c.Plan(kItems));
+      warmups += in_flight.back().kind == PlanKind::kWarmup;
+      measures += in_flight.back().kind == PlanKind::kMeasure;
+    }
+    const BatchPlan p = in_flight.front();
+    in_flight.pop_front();
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_EQ(warmups, 1);
+  EXPECT_EQ(measures, 1);
+  int initial = 0;
+  for (const RederivationEvent& e : c.events()) initial += e.kind == EventKind::kInitial;
+  EXPECT_EQ(initial, 1);
+  EXPECT_GT(c.streams(), 1);
+  // A re-measurement requested with batches in flight happens once.
+  c.RequestRemeasure("test");
+  c.RequestRemeasure("test again");
+  measures = 0;
+  for (int i = 0; i < 50; ++i) {
+    in_flight.push_back(c.Plan(kItems));
+    measures += in_flight.back().kind == PlanKind::kMeasure;
+    const BatchPlan p = in_flight.front();
+    in_flight.pop_front();
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_EQ(measures, 1);
 }
 
 TEST(StreamControllerTest, InvalidTimingsAreRejected) {

@@ -7,6 +7,7 @@
 #include <deque>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,8 @@
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/resource_counts.hpp"
+#include "streampipe/cuda/workloads.hpp"
+#include "absl/strings/str_cat.h"
 #include "test_kernels.hpp"
 
 namespace streampipe {
@@ -257,6 +260,75 @@ TEST_F(AdaptiveGpuTest, ConfigurationReachesThePipeline) {
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->options().order, IssueOrder::kEnginePerStream);
   EXPECT_EQ(p->controller().options().detector.threshold, 0.25);
+}
+
+TEST_F(AdaptiveGpuTest, ManyRederivationsLeakNothing) {
+  constexpr std::int64_t kItems = 1 << 18;
+  auto spin = *DeviceBuffer<int>::Create(1);
+  int zero = 0;
+  ASSERT_EQ(cudaMemcpy(spin.data(), &zero, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  PipelineOptions o;
+  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = kItems;
+  o.launch = testing::SpinLauncher(spin.data());
+  o.max_streams = 16;
+  o.traits = CalibratedTraits();
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ResourceCounts steady;
+  for (int b = 0; b < 260; ++b) {
+    if (b % 5 == 4) p->RequestRemeasure("test: forced");
+    ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}).ok()) << "batch " << b;
+    if (b == 10) steady = LiveResources();
+  }
+  EXPECT_EQ(LiveResources(), steady) << "resources grew over 50 re-derivations";
+  int drifts = 0;
+  for (const RederivationEvent& e : p->controller().events()) drifts += e.kind == EventKind::kDrift;
+  EXPECT_GE(drifts, 50);
+}
+
+TEST_F(AdaptiveGpuTest, IndependentPipelinesOnSeveralHostThreads) {
+  constexpr int kThreads = 4;
+  constexpr std::int64_t kItems = 1 << 20;
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&errors, t] {
+      std::mt19937_64 rng(1000 + t);
+      auto in = PinnedBuffer<float>::Create(kItems);
+      auto out = PinnedBuffer<float>::Create(kItems);
+      PipelineOptions o;
+      o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+      o.max_items_per_batch = kItems;
+      o.launch = AddScalarLauncher(3 + t);
+      o.max_streams = 8;
+      o.traits = CalibratedTraits();
+      absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+      if (!in.ok() || !out.ok() || !p.ok()) {
+        errors[t] = "setup failed";
+        return;
+      }
+      std::vector<float> ref(kItems);
+      for (int b = 0; b < 40; ++b) {
+        FillRandom(in->span(), rng);
+        AddScalarReference(in->span(), ref, 3 + t);
+        Poison(out->data(), out->bytes());
+        absl::StatusOr<BatchStats> st = p->Run({in->data(), out->data(), kItems});
+        if (!st.ok()) {
+          errors[t] = std::string(st.status().message());
+          return;
+        }
+        if (std::memcmp(out->data(), ref.data(), out->bytes()) != 0) {
+          errors[t] = absl::StrCat("batch ", b, " differs from the CPU");
+          return;
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(errors[t], "") << "thread " << t;
 }
 
 }  // namespace

@@ -51,7 +51,12 @@ struct BatchPlan {
   PlanKind kind = PlanKind::kStreamed;
   int streams = 1;
   double predicted_ms = 0.0;  // the (calibrated) prediction for this batch; 0 for warm-up
+  // The derivation the plan belongs to. With batches in flight, a plan made before a
+  // re-derivation is observed after it: its sample is stale and ignored. kNoGeneration marks
+  // batches the controller did not plan (a fixed n), which it ignores too.
+  std::int64_t generation = 0;
 };
+inline constexpr std::int64_t kNoGeneration = -1;
 
 struct BatchObservation {
   std::int64_t items = 0;
@@ -112,7 +117,9 @@ class StreamController {
   StreamController(std::unique_ptr<StreamModel> model, DeviceTraits traits,
                    AdaptiveOptions options);
 
-  // What to run for a batch of `items` (> 0) items.
+  // What to run for a batch of `items` (> 0) items. Every plan must be run and reported with
+  // Observe(), in the order planned (plans may run ahead of observations, as in continuous
+  // mode): a planned warm-up or measurement counts as done or pending from here on.
   BatchPlan Plan(std::int64_t items);
 
   // Reports how the planned batch went. InvalidArgument for non-finite or negative timings,
@@ -156,7 +163,9 @@ class StreamController {
   DeviceTraits traits_;
   AdaptiveOptions options_;
   DriftDetector detector_;
-  int warmups_done_ = 0;
+  int warmups_planned_ = 0;
+  bool measure_pending_ = false;  // a kMeasure plan is in flight, not yet observed
+  std::int64_t generation_ = 0;   // derivations so far
   std::optional<BatchObservation> reference_;
   std::optional<ModelTerms> terms_;  // at the reference item count, c = 0
   std::vector<int> candidates_;      // for the reference item count

@@ -21,6 +21,13 @@ KernelLauncher AddScalarLauncher(int iters);
 // The same on the CPU, bit-exact (the kernel is compiled without fused multiply-add).
 void AddScalarReference(std::span<const float> in, std::span<float> out, int iters);
 
+// Asymmetric transfers (seed 000 section 3.1.2): an item is `in_floats` floats in and
+// `out_floats` out; the kernel sums the inputs, runs the add-scalar loop `iters` times on the
+// sum and writes out_floats values (v + j). Used by streampipe sweep's asymmetric grid.
+KernelLauncher AsymmetricLauncher(int in_floats, int out_floats, int iters);
+void AsymmetricReference(std::span<const float> in, std::span<float> out, int in_floats,
+                         int out_floats, int iters);
+
 // Direct launches for calibration and benchmarks (no Status wrapping): the kernel above, and
 // an empty kernel of one block.
 cudaError_t LaunchAddScalar(const float* in, float* out, std::int64_t n, int iters,

@@ -1,0 +1,410 @@
+// streampipe sweep: the 2012 paper's experiments on this card (seed 000, sections 3.1.1, 3.1.2,
+// 4.1, 4.2): measured time at every n of a grid, each model's prediction and choice, and the
+// adaptive pipeline's choice; a CSV row per point and a summary (docs/results.md).
+//
+//   streampipe sweep --grid=quick
+//   streampipe sweep --grid=all --output=sweep.csv --summary=summary.md --trace-dir=traces
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "matmul_kernel.hpp"
+#include "streampipe/core/model.hpp"
+#include "streampipe/core/sweep.hpp"
+#include "streampipe/core/timeline.hpp"
+#include "streampipe/core/veneva.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/histogram.hpp"
+#include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/cuda/workloads.hpp"
+#include "streampipe/status_macros.hpp"
+#include "streampipe/video/frame_source.hpp"
+
+namespace streampipe::cli {
+namespace {
+
+constexpr char kCommand[] = "sweep";
+
+struct Settings {
+  std::vector<int> streams;
+  std::vector<std::string> orders;  // empty: per-grid defaults
+  int repetitions = 15;
+  int warmup = 3;
+  int adaptive_batches = 150;
+  DeviceTraits traits;
+};
+
+// One configuration of a grid: a workload at one size and intensity, one issue order.
+struct Config {
+  std::string workload;
+  std::string grid;
+  std::int64_t items = 0;
+  std::int64_t in_per_item = 0;
+  std::int64_t out_per_item = 0;
+  double intensity = 0.0;
+  KernelLauncher launch;
+  std::string order;
+};
+
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0.0;
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(v.size() - 1, lo + 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
+  PipelineOptions o;
+  o.in_bytes_per_item = c.in_per_item;
+  o.out_bytes_per_item = c.out_per_item;
+  o.max_items_per_batch = c.items;
+  o.launch = c.launch;
+  o.max_streams = std::max(3, max_n);
+  o.order = *ParseIssueOrder(c.order);
+  o.traits = s.traits;
+  return o;
+}
+
+// Measures one configuration and appends its points.
+absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>* points) {
+  std::vector<int> ns;
+  for (int n : s.streams) {
+    if (n <= c.items) ns.push_back(n);
+  }
+  if (ns.empty()) return absl::OkStatus();
+  const int max_n = *std::max_element(ns.begin(), ns.end());
+  STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline p, StreamPipeline::Create(OptionsFor(c, s, max_n)));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto in, PinnedBuffer<float>::Create(static_cast<std::size_t>(
+                                           c.items * c.in_per_item / 4 + 1)));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto out, PinnedBuffer<std::byte>::Create(static_cast<std::size_t>(
+                                            c.items * c.out_per_item + 1)));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (float& x : in.span()) x = u(rng);
+  const HostBatch batch{in.data(), out.data(), c.items};
+
+  // Components, non-streamed (medians).
+  std::vector<double> th, tk, td;
+  for (int r = 0; r < s.warmup + 7; ++r) {
+    STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.MeasureComponents(batch));
+    if (r < s.warmup) continue;
+    th.push_back(st.components.h2d_ms);
+    tk.push_back(st.components.kernel_ms);
+    td.push_back(st.components.d2h_ms);
+  }
+  Workload w;
+  w.times = {Percentile(th, 0.5), Percentile(tk, 0.5), Percentile(td, 0.5)};
+  w.bytes = {static_cast<double>(c.items * c.in_per_item),
+             static_cast<double>(c.items * c.out_per_item)};
+  w.problem_size = static_cast<double>(c.items);
+
+  // Every n.
+  std::vector<SweepPoint> cfg;
+  for (int n : ns) {
+    for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
+    std::vector<double> ms;
+    for (int r = 0; r < s.repetitions; ++r) {
+      STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, n));
+      ms.push_back(st.elapsed_ms);
+    }
+    SweepPoint pt;
+    pt.workload = c.workload;
+    pt.grid = c.grid;
+    pt.in_bytes = w.bytes.h2d;
+    pt.out_bytes = w.bytes.d2h;
+    pt.intensity = c.intensity;
+    pt.order = c.order;
+    pt.streams = n;
+    pt.median_ms = Percentile(ms, 0.5);
+    pt.p10_ms = Percentile(ms, 0.1);
+    pt.p90_ms = Percentile(ms, 0.9);
+    pt.repetitions = s.repetitions;
+    pt.h2d_ms = w.times.h2d_ms;
+    pt.kernel_ms = w.times.kernel_ms;
+    pt.d2h_ms = w.times.d2h_ms;
+    cfg.push_back(std::move(pt));
+  }
+
+  // Each model with the calibrated parameters (tsc = the calibrated per-stream overhead c).
+  // Veneva's regression keeps its published eq. 7 (a tridiagonal solver on an RTX 2080 Ti)
+  // with this batch's measured overlapped sum: how a fit from another code and card transfers.
+  STREAMPIPE_ASSIGN_OR_RETURN(ModelTerms terms, ComputeModelTerms(s.traits, w));
+  VenevaCoefficients veneva = VenevaCoefficients::Published();
+  veneva.sum_from_regression = false;
+  for (std::size_t m = 0; m < std::size(kAllModelKinds); ++m) {
+    const std::unique_ptr<StreamModel> model = MakeModel(kAllModelKinds[m], &veneva);
+    const LinearizedModel lin(*model, terms);
+    int best = ns.front();
+    for (std::size_t i = 0; i < ns.size(); ++i) {
+      cfg[i].predicted_ms[m] = lin.TotalMs(ns[i]);
+      if (lin.TotalMs(ns[i]) < lin.TotalMs(best) * (1.0 - 1e-12)) best = ns[i];
+    }
+    for (SweepPoint& pt : cfg) pt.chosen[m] = best;
+  }
+
+  // The adaptive pipeline: measures, chooses, explores and calibrates over its batches.
+  PipelineOptions ao = OptionsFor(c, s, max_n);
+  ao.adaptive.candidates.min_streams = ns.front();
+  ao.adaptive.candidates.max_streams = max_n;
+  bool pow2 = true;
+  for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
+  ao.adaptive.candidates.powers_of_two = pow2;
+  STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline ap, StreamPipeline::Create(ao));
+  for (int b = 0; b < s.adaptive_batches; ++b) STREAMPIPE_RETURN_IF_ERROR(ap.Run(batch).status());
+  for (SweepPoint& pt : cfg) {
+    pt.adaptive_n = ap.chosen_streams();
+    pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
+  }
+  int best_i = 0;
+  for (std::size_t i = 0; i < cfg.size(); ++i) {
+    if (cfg[i].median_ms < cfg[best_i].median_ms) best_i = static_cast<int>(i);
+  }
+  std::cerr << absl::StrFormat(
+      "  %-10s %-10s in %6.1f MiB out %6.1f MiB intensity %-8g %-17s best n=%-3d %.3f ms, "
+      "adaptive n=%-3d, current n=%d\n",
+      c.workload, c.grid, w.bytes.h2d / (1 << 20), w.bytes.d2h / (1 << 20), c.intensity, c.order,
+      cfg[best_i].streams, cfg[best_i].median_ms, ap.chosen_streams(),
+      cfg.front().chosen[std::size(kAllModelKinds) - 1]);
+  points->insert(points->end(), cfg.begin(), cfg.end());
+  return absl::OkStatus();
+}
+
+std::vector<std::string> OrdersFor(const Settings& s, bool all_by_default) {
+  if (!s.orders.empty()) return s.orders;
+  if (all_by_default) return {"depth-first", "breadth-first", "engine-per-stream"};
+  return {"depth-first"};
+}
+
+}  // namespace
+
+int RunSweep(const std::vector<std::string>& args) {
+  std::string grid = "quick";
+  std::string output = "sweep.csv";
+  std::string summary_path;
+  std::string trace_dir;
+  std::string profile;
+  std::string streams_spec = "1..128*2";
+  std::string orders_spec;
+  double size_mib = 64.0;
+  std::string iters_spec = "1,50,200,500,1000,3000";
+  double total_mib = 64.0;
+  std::string in24_spec = "1..23+2";
+  std::string asym_iters_spec = "1,200,1000";
+  std::string matmul_spec = "256,512,1024,2048";
+  std::string frames_spec = "176x144,352x288,704x576,1920x1080";
+  std::int64_t batch_frames = 64;
+  Settings s;
+  FlagSet fs(kCommand, "[flags]");
+  fs.Add("grid", &grid,
+         "comma list of: quick, symmetric (3.1.1), asymmetric (3.1.2), matmul (4.1), histogram "
+         "(4.2), all");
+  fs.Add("output", &output, "CSV file, one row per point (- for stdout)");
+  fs.Add("summary", &summary_path, "write the summary tables (markdown) here");
+  fs.Add("trace-dir", &trace_dir, "write a Chrome trace of one batch per issue order here");
+  fs.Add("profile", &profile, "device profile (streampipe calibrate); default: calibrate now");
+  fs.Add("streams", &streams_spec, "n values, e.g. 1..128*2 or 1,2,3,4");
+  fs.Add("orders", &orders_spec,
+         "issue orders (default: all three for symmetric, depth-first elsewhere)");
+  fs.Add("size-mib", &size_mib, "symmetric: MiB copied each way");
+  fs.Add("iters", &iters_spec, "symmetric: kernel loop trips (intensity)");
+  fs.Add("total-mib", &total_mib, "asymmetric: MiB copied in + out");
+  fs.Add("in-24ths", &in24_spec, "asymmetric: 24ths of the total copied in (the paper: 1..23)");
+  fs.Add("asym-iters", &asym_iters_spec, "asymmetric: kernel loop trips");
+  fs.Add("matmul-p", &matmul_spec, "matmul: p (m = 2p, n = p as in the paper)");
+  fs.Add("frames", &frames_spec, "histogram: frame sizes WxH");
+  fs.Add("batch-frames", &batch_frames, "histogram: frames per batch");
+  fs.Add("repetitions", &s.repetitions, "timed batches per point (medians)");
+  fs.Add("warmup", &s.warmup, "untimed batches before each point");
+  fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
+  absl::Status st = fs.Parse(args);
+  if (!st.ok()) return Fail(kCommand, kExitUsage, st);
+  if (fs.help_requested()) {
+    std::cout << fs.Usage();
+    return kExitOk;
+  }
+  if (!fs.positional().empty()) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0], "'"));
+  }
+  absl::StatusOr<std::vector<std::string>> grids =
+      ParseNameList(grid, {"quick", "symmetric", "asymmetric", "matmul", "histogram", "all"});
+  if (!grids.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(grids.status(), "--grid"));
+  absl::StatusOr<std::vector<int>> streams = ParseIntList(streams_spec);
+  if (!streams.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(streams.status(), "--streams"));
+  std::set<int> uniq(streams->begin(), streams->end());
+  s.streams.assign(uniq.begin(), uniq.end());
+  if (s.streams.front() < 1 || s.streams.back() > 1024) {
+    return Fail(kCommand, kExitUsage, "--streams: values must be in [1, 1024]");
+  }
+  if (!orders_spec.empty()) {
+    absl::StatusOr<std::vector<std::string>> o =
+        ParseNameList(orders_spec, {"depth-first", "breadth-first", "engine-per-stream"});
+    if (!o.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(o.status(), "--orders"));
+    s.orders = *o;
+  }
+  if (s.repetitions < 1 || s.warmup < 0 || s.adaptive_batches < 1 || batch_frames < 1 ||
+      !(size_mib > 0) || !(total_mib > 0)) {
+    return Fail(kCommand, kExitUsage,
+                "--repetitions, --adaptive-batches, --batch-frames, --size-mib and --total-mib "
+                "must be positive, --warmup non-negative");
+  }
+  absl::StatusOr<std::vector<int>> iters = ParseIntList(iters_spec);
+  absl::StatusOr<std::vector<int>> in24 = ParseIntList(in24_spec);
+  absl::StatusOr<std::vector<int>> asym_iters = ParseIntList(asym_iters_spec);
+  absl::StatusOr<std::vector<int>> matmul_p = ParseIntList(matmul_spec);
+  for (const auto& [flag, list] : {std::pair{"--iters", &iters}, {"--in-24ths", &in24},
+                                   {"--asym-iters", &asym_iters}, {"--matmul-p", &matmul_p}}) {
+    if (!list->ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(list->status(), flag));
+  }
+  for (int v : *in24) {
+    if (v < 1 || v > 23) return Fail(kCommand, kExitUsage, "--in-24ths: values in [1, 23]");
+  }
+  std::vector<video::FrameFormat> frame_sizes;
+  for (absl::string_view f : absl::StrSplit(frames_spec, ',')) {
+    int w = 0, h = 0;
+    if (std::sscanf(std::string(f).c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1) {
+      return Fail(kCommand, kExitUsage,
+                  absl::StrCat("--frames: '", std::string(f), "' is not WxH"));
+    }
+    frame_sizes.push_back({.width = w, .height = h, .format = video::PixelFormat::kGray8});
+  }
+  if (CudaDeviceCount() == 0) {
+    return Fail(kCommand, 69, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));
+  }
+  std::set<std::string> want(grids->begin(), grids->end());
+  const bool all = want.count("all") > 0;
+
+  if (!profile.empty()) {
+    absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
+    if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+    s.traits = p->traits;
+  } else {
+    absl::StatusOr<Calibration> c = Calibrate({});
+    if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
+    s.traits = c->profile.traits;
+  }
+  std::cerr << absl::StrFormat("streampipe sweep: c = %.2f us, G = %.2f/%.2f GB/s, duplex %.2f GB/s each\n",
+                               s.traits.stream_overhead_ms * 1e3, 1e-6 / s.traits.h2d.ms_per_byte,
+                               1e-6 / s.traits.d2h.ms_per_byte,
+                               1e-6 / s.traits.h2d.duplex_ms_per_byte);
+
+  std::vector<Config> configs;
+  auto add_scalar = [&](const std::string& grid_name, double mib, const std::vector<int>& its,
+                        bool all_orders) {
+    const std::int64_t items = static_cast<std::int64_t>(mib * (1 << 20) / 4);
+    for (const std::string& order : OrdersFor(s, all_orders)) {
+      for (int it : its) {
+        configs.push_back({"add-scalar", grid_name, items, 4, 4, static_cast<double>(it),
+                           AddScalarLauncher(it), order});
+      }
+    }
+  };
+  if (want.count("quick")) add_scalar("quick", 16, {1, 500}, false);
+  if (all || want.count("symmetric")) add_scalar("symmetric", size_mib, *iters, true);
+  if (all || want.count("asymmetric")) {
+    // 24 floats per item split a/24 in, (24 - a)/24 out: the same total bytes ever more toward
+    // one direction (section 3.1.2).
+    const std::int64_t items = static_cast<std::int64_t>(total_mib * (1 << 20) / (24 * 4));
+    for (const std::string& order : OrdersFor(s, false)) {
+      for (int it : *asym_iters) {
+        for (int a : *in24) {
+          Config c{"asymmetric", "asymmetric", items, 4LL * a, 4LL * (24 - a),
+                   static_cast<double>(it), AsymmetricLauncher(a, 24 - a, it), order};
+          configs.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  std::vector<DeviceBuffer<float>> matmul_b;  // B of each size, resident
+  if (all || want.count("matmul")) {
+    for (int p : *matmul_p) {
+      auto b = DeviceBuffer<float>::Create(static_cast<std::size_t>(p) * p);
+      if (!b.ok()) return Fail(kCommand, kExitSoftware, b.status());
+      std::vector<float> host(static_cast<std::size_t>(p) * p, 0.5f);
+      cudaMemcpy(b->data(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice);
+      const float* d = b->data();
+      matmul_b.push_back(std::move(*b));
+      for (const std::string& order : OrdersFor(s, false)) {
+        configs.push_back({"matmul", "matmul", 2LL * p, 4LL * p, 4LL * p, static_cast<double>(p),
+                           examples::MatmulRowsLauncher(d, p, p), order});
+      }
+    }
+  }
+  if (all || want.count("histogram")) {
+    for (const video::FrameFormat& f : frame_sizes) {
+      absl::StatusOr<KernelLauncher> l = HistogramLauncher(f, HistogramKernel::kShared);
+      if (!l.ok()) return Fail(kCommand, kExitUsage, l.status());
+      for (const std::string& order : OrdersFor(s, false)) {
+        configs.push_back({"histogram", "histogram", batch_frames,
+                           static_cast<std::int64_t>(f.item_bytes()),
+                           static_cast<std::int64_t>(kHistogramBytes),
+                           static_cast<double>(f.pixels()), *l, order});
+      }
+    }
+  }
+  std::cerr << "streampipe sweep: " << configs.size() << " configurations x " << s.streams.size()
+            << " values of n\n";
+  std::vector<SweepPoint> points;
+  for (const Config& c : configs) {
+    absl::Status m = Measure(c, s, &points);
+    if (!m.ok()) {
+      return Fail(kCommand, kExitSoftware,
+                  AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity)));
+    }
+  }
+
+  // A timeline of one batch per issue order (add-scalar, 16 MiB, 200 trips, n = 8).
+  if (!trace_dir.empty()) {
+    std::filesystem::create_directories(trace_dir);
+    for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
+      Config c{"add-scalar", "trace", 4 << 20, 4, 4, 200, AddScalarLauncher(200), order};
+      PipelineOptions o = OptionsFor(c, s, 8);
+      o.record_timeline = true;
+      absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+      auto in = PinnedBuffer<float>::Create(static_cast<std::size_t>(c.items));
+      auto out = PinnedBuffer<float>::Create(static_cast<std::size_t>(c.items));
+      if (!p.ok() || !in.ok() || !out.ok()) return Fail(kCommand, kExitSoftware, "trace setup failed");
+      for (int i = 0; i < 4; ++i) (void)p->Run({in->data(), out->data(), c.items}, 8);
+      absl::StatusOr<BatchStats> bs = p->Run({in->data(), out->data(), c.items}, 8);
+      if (!bs.ok() || !bs->timeline) return Fail(kCommand, kExitSoftware, "trace run failed");
+      std::ofstream(absl::StrCat(trace_dir, "/trace_", order, ".json"))
+          << ChromeTraceJson(std::span<const BatchTimeline>(&*bs->timeline, 1));
+    }
+  }
+
+  std::string csv = SweepCsvHeader();
+  for (const SweepPoint& pt : points) csv += SweepCsvRow(pt);
+  if (output == "-") {
+    std::cout << csv;
+  } else {
+    std::ofstream f(output);
+    f << csv;
+    if (!f) return Fail(kCommand, kExitIoErr, absl::StrCat("cannot write ", output));
+  }
+  absl::StatusOr<SweepSummary> sum = Summarize(points);
+  if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
+  std::cerr << SummaryText(*sum);
+  if (!summary_path.empty()) {
+    std::ofstream f(summary_path);
+    f << SummaryMarkdown(*sum);
+    if (!f) return Fail(kCommand, kExitIoErr, absl::StrCat("cannot write ", summary_path));
+  }
+  return kExitOk;
+}
+
+}  // namespace streampipe::cli

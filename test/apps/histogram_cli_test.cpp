@@ -1,0 +1,169 @@
+// End-to-end tests of `streampipe histogram` through the CPU path (CI has no GPU): output
+// formats, stdin, raw input, bad input with its exit code and the histograms before it kept.
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "run_command.hpp"
+
+namespace streampipe::testing {
+namespace {
+
+const std::string kBin = STREAMPIPE_BIN;
+
+std::string Tmp(const std::string& name) { return ::testing::TempDir() + "/sp_hist_" + name; }
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// A 4x2 mono Y4M stream with two frames of known pixels.
+std::string TwoFrameY4m() {
+  std::string s = "YUV4MPEG2 W4 H2 F25:1 Ip A1:1 Cmono XCOMMENT=hello\n";
+  s += "FRAME\n";
+  s += std::string("\x00\x00\x07\x07\x07\xff\x10\x10", 8);
+  s += "FRAME Ixyz\n";
+  s += std::string(8, '\x42');
+  return s;
+}
+
+std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string l; std::getline(ss, l);) out.push_back(l);
+  return out;
+}
+
+std::string CsvRow(int index, const std::vector<std::pair<int, int>>& bins) {
+  std::vector<int> counts(256, 0);
+  for (auto [b, c] : bins) counts[b] = c;
+  std::string row = std::to_string(index);
+  for (int c : counts) row += "," + std::to_string(c);
+  return row;
+}
+
+TEST(HistogramCliTest, Y4mFileToCsvExactly) {
+  const std::string in = Tmp("two.y4m");
+  WriteFile(in, TwoFrameY4m());
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], CsvRow(0, {{0, 2}, {7, 3}, {255, 1}, {16, 2}}));
+  EXPECT_EQ(lines[1], CsvRow(1, {{0x42, 8}}));
+}
+
+TEST(HistogramCliTest, StdinAndBinaryOutput) {
+  const std::string in = Tmp("stdin.y4m");
+  const std::string out = Tmp("out.bin");
+  WriteFile(in, TwoFrameY4m());
+  CommandResult r = RunCommand("cat " + in + " | " + kBin +
+                               " histogram --device=cpu --quiet --format=binary --output=" + out +
+                               " -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream f(out, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.size(), 16u + 2 * (8 + 1024));
+  EXPECT_EQ(bytes.substr(0, 8), "SPHIST01");
+  // Frame 1, bin 0x42: 8 pixels.
+  const std::size_t rec1 = 16 + (8 + 1024);
+  std::uint32_t count = 0;
+  std::memcpy(&count, bytes.data() + rec1 + 8 + 4 * 0x42, 4);
+  EXPECT_EQ(count, 8u);
+}
+
+TEST(HistogramCliTest, RawRgbFramesAreConvertedToGray) {
+  const std::string in = Tmp("frames.rgb");
+  // 2x1 rgb24: white and pure red; gray = 255 and (77*255+128)>>8 = 77.
+  WriteFile(in, std::string("\xff\xff\xff\xff\x00\x00", 6));
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet --width=2 --height=1 "
+                                      "--pixel-format=rgb24 " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out).at(0), CsvRow(0, {{255, 1}, {77, 1}}));
+}
+
+TEST(HistogramCliTest, BadInputHasItsExitCodeAndKeepsTheFramesBefore) {
+  struct Case {
+    std::string name;
+    std::string bytes;
+    int exit_code;
+    const char* message;
+    std::size_t frames_kept;
+  };
+  std::string truncated = TwoFrameY4m();
+  truncated.resize(truncated.size() - 3);
+  std::string corrupt = TwoFrameY4m();
+  corrupt.replace(corrupt.find("FRAME Ixyz"), 5, "FRAMX");
+  std::string changes = TwoFrameY4m() + "YUV4MPEG2 W3 H3 Cmono\nFRAME\n" + std::string(9, 'a');
+  const Case cases[] = {
+      {"truncated.y4m", truncated, 65, "frame 1", 1},
+      {"corrupt.y4m", corrupt, 65, "expected FRAME", 1},
+      {"header.y4m", "YUV4MPEG3 W4 H2\n", 65, "YUV4MPEG2", 0},
+      {"tenbit.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n", 65, "420p10", 0},
+  };
+  for (const Case& c : cases) {
+    const std::string in = Tmp(c.name);
+    WriteFile(in, c.bytes);
+    CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet " + in);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_EQ(Lines(r.out).size(), c.frames_kept) << c.name;
+  }
+  // A size change mid-stream (concatenated streams) is followed, not an error.
+  const std::string in = Tmp("changes.y4m");
+  WriteFile(in, changes);
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet " + in);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(Lines(r.out).size(), 3u);
+  EXPECT_EQ(Lines(r.out)[2], CsvRow(2, {{'a', 9}}));
+  // Missing file: 66; unwritable output: 74; bad flags: 64.
+  EXPECT_EQ(RunCommand(kBin + " histogram --device=cpu /nonexistent.y4m").exit_code, 66);
+  EXPECT_EQ(RunCommand(kBin + " histogram --device=cpu --output=/nonexistent/dir/h.csv " +
+                       Tmp("two.y4m")).exit_code, 74);
+  EXPECT_EQ(RunCommand(kBin + " histogram --device=tpu x").exit_code, 64);
+  EXPECT_EQ(RunCommand(kBin + " histogram --device=cpu").exit_code, 64);   // no INPUT
+  EXPECT_EQ(RunCommand(kBin + " histogram --device=cpu --format=xml x").exit_code, 64);
+  EXPECT_EQ(RunCommand(kBin + " histogram --device=cpu --synthetic=sunset").exit_code, 64);
+  CommandResult bad_cfg =
+      RunCommand(kBin + " histogram --device=cpu --detector.threshold=-1 " + Tmp("two.y4m"));
+  EXPECT_EQ(bad_cfg.exit_code, 64);
+  EXPECT_NE(bad_cfg.err.find("--detector.threshold=-1"), std::string::npos);
+}
+
+TEST(HistogramCliTest, WritingToAFullDiskIsAnIoError) {
+  CommandResult r = RunCommand(kBin +
+                               " histogram --device=cpu --quiet --synthetic=scene-cuts "
+                               "--frames=2000 --width=64 --height=64 --output=/dev/full");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
+}
+
+TEST(HistogramCliTest, SyntheticOnTheCpuMatchesItsDefinition) {
+  // section44 with 4 frames of 16x16: frames 2 and 3 are degenerate (one bin of 256).
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet --synthetic=section44 "
+                                      "--frames=4 --width=16 --height=16");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 4u);
+  for (int f = 2; f < 4; ++f) {
+    EXPECT_NE(lines[f].find(",256"), std::string::npos) << lines[f];
+  }
+}
+
+TEST(HistogramCliTest, NoGpuIsSaidPlainly) {
+  CommandResult devices = RunCommand(kBin + " devices");
+  if (devices.exit_code == 0) GTEST_SKIP() << "a GPU is present";
+  CommandResult r = RunCommand(kBin + " histogram --synthetic=section44 --frames=4");
+  EXPECT_EQ(r.exit_code, 69);
+  EXPECT_NE(r.err.find("no CUDA device"), std::string::npos);
+  EXPECT_NE(r.err.find("--device=cpu"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace streampipe::testing
