@@ -180,7 +180,10 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
     EXPECT_EQ(sink.out_of_order, 0);
     EXPECT_TRUE(src.expected.empty());
     EXPECT_GT(sum->device_ms, 0.0);
-    EXPECT_GE(sum->measured_batches, 1);
+    // The first run warms up and measures; the second goes on with what it learned.
+    if (run == 0) {
+      EXPECT_GE(sum->measured_batches, 1);
+    }
     if (run == 0) {
       after_first = LiveResources();
     } else {

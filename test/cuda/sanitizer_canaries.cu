@@ -13,10 +13,12 @@
 
 __global__ void WritePastEnd(int* a, int n) { a[threadIdx.x] = threadIdx.x; (void)n; }
 
+// Thread 0 writes a shared word that every thread (two warps) then reads, with no barrier in
+// between: a read-after-write hazard across warps.
 __global__ void SharedRace(int* out) {
-  __shared__ int s;
-  s = threadIdx.x;  // every thread writes, no barrier, then reads
-  out[threadIdx.x] = s;
+  __shared__ volatile int s[1];
+  if (threadIdx.x == 0) s[0] = 42;
+  out[threadIdx.x] = s[0];
 }
 
 __global__ void ReadUninitialized(const int* in, int* out) { out[threadIdx.x] = in[threadIdx.x] + 1; }
