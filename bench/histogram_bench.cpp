@@ -127,7 +127,9 @@ void Sizes() {
               "best_fixed", "n", "adaptive", "adapt_n", "cont_adapt", "cont_n=1", "cont/bnd");
   for (auto [w, h] : {std::pair{176, 144}, {352, 288}, {704, 576}, {1920, 1080}}) {
     const FrameFormat f{.width = w, .height = h, .format = PixelFormat::kGray8};
-    const double gbps = MeasureH2dGbps(kBatch * f.item_bytes());
+    // The copy-bound rate: frame bytes over the H2D bandwidth (the calibrated G of large copies).
+    const double gbps = 1e-6 / g_traits.h2d.ms_per_byte;
+    (void)MeasureH2dGbps;
     const double bound = gbps * 1e9 / static_cast<double>(f.item_bytes());
     auto in = *PinnedBuffer<std::byte>::Create(kBatch * f.item_bytes());
     auto out = *PinnedBuffer<std::byte>::Create(kBatch * kHistogramBytes);
@@ -192,6 +194,39 @@ void Sizes() {
                 fps(adapt), adaptive->chosen_streams(), fps(cont[0]), fps(cont[1]),
                 fps(cont[0]) / bound);
     std::printf("           (continuous adaptive settled on n=%d; H2D %.1f GB/s)\n", cont_n, gbps);
+  }
+}
+
+// Every batch of a continuous adaptive run: kind, n, period, prediction, events.
+void ContinuousDiagnostics() {
+  constexpr std::int64_t kBatch = 64;
+  const FrameFormat f{.width = 704, .height = 576, .format = PixelFormat::kGray8};
+  PipelineOptions o = Options(f, kBatch, HistogramKernel::kShared);
+  o.max_in_flight = 3;
+  o.adaptive.steady_state = true;
+  auto p = StreamPipeline::Create(o);
+  class LogSink : public BatchSink {
+   public:
+    absl::Status Consume(std::span<const std::byte>, const BatchStats& st) override {
+      std::printf("batch %4lld %-8s n=%-3d period %.4f observed %.4f%s elapsed %.4f predicted %.4f",
+                  static_cast<long long>(st.index), PlanKindName(st.kind), st.streams,
+                  st.period_ms, st.observed_ms, st.settled ? "" : " (unsettled)", st.elapsed_ms,
+                  st.predicted_ms);
+      for (const RederivationEvent& e : st.events) {
+        std::printf("  EVENT %s %d->%d %s", EventKindName(e.kind), e.old_streams, e.new_streams,
+                    e.reason.c_str());
+      }
+      std::printf("\n");
+      return absl::OkStatus();
+    }
+  } sink;
+  ReplayFrames src(f, 400, kBatch);
+  absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink);
+  if (s.ok()) {
+    std::printf("diag: %lld batches, device %.2f ms, %lld explored, %lld measured, %zu events\n",
+                static_cast<long long>(s->batches), s->device_ms,
+                static_cast<long long>(s->explored_batches),
+                static_cast<long long>(s->measured_batches), s->events.size());
   }
 }
 
@@ -275,5 +310,6 @@ int main(int argc, char** argv) {
   g_traits = cal->profile.traits;
   if (what == "all" || what == "sizes") Sizes();
   if (what == "all" || what == "s44") Section44();
+  if (what == "contdiag") ContinuousDiagnostics();
   return 0;
 }

@@ -109,6 +109,7 @@ class CheckingSink : public BatchSink {
     frames += st.items;
     window_ms_ += st.period_ms;
     rederivations += st.events.size();
+    for (const RederivationEvent& e : st.events) ++by_kind[EventKindName(e.kind)];
     if (frames % window_ == 0) {
       const ResourceCounts r = LiveResources();
       std::printf("%10lld frames  %9.0f frames/s  rss %7ld KiB  device free %6zu MiB  streams %lld "
@@ -130,6 +131,7 @@ class CheckingSink : public BatchSink {
   std::int64_t frames = 0;
   std::int64_t mismatches = 0;
   std::int64_t rederivations = 0;
+  std::map<std::string, int> by_kind;
   std::vector<double> fps;
   std::vector<long> rss;
   std::vector<std::size_t> free_mib;
@@ -204,5 +206,6 @@ int main(int argc, char** argv) {
               static_cast<long long>(sink.rederivations), rss_growth, free_drop,
               sink.counts.size() >= 2 && sink.counts.back() == sink.counts[1] ? "flat" : "CHANGED",
               fps_min, fps_max, 100.0 * (fps_max - fps_min) / std::max(fps_max, 1.0));
+  for (const auto& [kind, count] : sink.by_kind) std::printf("  %s events: %d\n", kind.c_str(), count);
   return sink.mismatches == 0 && flat ? 0 : 1;
 }

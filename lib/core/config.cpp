@@ -55,7 +55,8 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Bool("adaptive.online_calibration", [](C& c) -> bool& {
       return c.adaptive.online_calibration; }, "re-fit the per-stream overhead from explored n");
     s->Bool("adaptive.steady_state", [](C& c) -> bool& { return c.adaptive.steady_state; },
-            "predict the period of overlapped batches (continuous mode) instead of one batch");
+            "predict the period of overlapped batches (continuous mode) instead of one batch; "
+            "batches that find the GPU idle are then not sampled");
 
     s->Double("detector.threshold", [](C& c) -> double& { return c.adaptive.detector.threshold; },
               0.001, 10.0, "relative divergence of measured from predicted time that counts");
@@ -81,6 +82,9 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Int("exploration.revisit_batches", [](C& c) -> int& {
       return c.adaptive.exploration.revisit_batches; }, 1, 1e9,
            "explore a neighbour again after this many batches");
+    s->Int("exploration.run", [](C& c) -> int& { return c.adaptive.exploration.run; }, 0, 1000,
+           "consecutive batches per visit of a neighbour; 0: samples_per_candidate, plus twice "
+           "the batches in flight when they overlap");
     return s;
   }();
   return *schema;

@@ -92,6 +92,7 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
                  32),
            range("exploration switch_margin", o.exploration.switch_margin, 0.0, 0.5),
            range("exploration revisit_batches", o.exploration.revisit_batches, 1, 1e9),
+           range("exploration run", o.exploration.run, 0, 1000),
        }) {
     if (!r.ok()) return r;
   }
@@ -213,6 +214,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   suggested_.reset();
   detector_.Reset();
   tokens_ = options_.exploration.burst;
+  explore_left_ = 0;
   need_measure_ = false;
   ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
@@ -281,11 +283,23 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     measure_pending_ = true;
     return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0, generation_};
   }
+  if (explore_left_ > 0) {
+    --explore_left_;
+    const int n = ClampToItems(explore_n_, items);
+    return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
+  }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
     if (std::optional<int> target = ExploreTarget()) {
       const int n = ClampToItems(*target, items);
       if (n != n_star_) {
-        tokens_ -= 1.0;  // spent when planned, so that batches in flight do not overspend
+        // A visit of `run` batches, paid when planned (batches in flight do not overspend);
+        // the bucket may go negative: it refills before the next visit.
+        const int run = std::max(1, options_.exploration.run > 0
+                                        ? options_.exploration.run
+                                        : options_.exploration.samples_per_candidate);
+        tokens_ -= run;
+        explore_n_ = *target;
+        explore_left_ = run - 1;
         return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
       }
     }
@@ -395,6 +409,16 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       break;
   }
   if (!reference_ || plan.generation != generation_) return absl::OkStatus();  // stale or not ours
+  if (!obs.settled) {
+    // Its time is shared with batches of another n: no sample. A batch at n* still refills
+    // the exploration budget.
+    if (plan.kind == PlanKind::kExplore) ++explorations_;
+    if (plan.kind == PlanKind::kStreamed && plan.streams == n_star_) {
+      tokens_ = std::min<double>(options_.exploration.burst,
+                                 tokens_ + options_.exploration.budget);
+    }
+    return absl::OkStatus();
+  }
   // Normalize to the reference item count, so that short batches compare.
   const double t = obs.measured_ms * static_cast<double>(reference_->items) /
                    static_cast<double>(obs.items);
@@ -409,11 +433,23 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
     if (options_.online_calibration) Refit();
     if (level_ > 0.0 && star != samples_.end() &&
         static_cast<int>(s.ms.size()) >= options_.exploration.samples_per_candidate) {
-      const double med = Median(Recent(s.ms, options_.exploration.samples_per_candidate));
-      const double ref = Median(Recent(star->second.ms, kRecent));
-      if (med < ref * (1.0 - options_.exploration.switch_margin)) {
+      const int k = options_.exploration.samples_per_candidate;
+      const std::vector<double> recent = Recent(star->second.ms, kRecent);
+      const double med = Median(Recent(s.ms, static_cast<std::size_t>(k)));
+      const double ref = Median(recent);
+      // A switch must beat the noise as well as the margin: three robust standard errors of
+      // the difference of the medians, from the spread of n*'s recent samples (1.4826 MAD).
+      // Two near-equal n (copy-bound batches in continuous mode) otherwise swap on noise.
+      std::vector<double> dev;
+      for (double v : recent) dev.push_back(std::abs(v - ref));
+      const double sigma = ref > 0.0 ? 1.4826 * Median(dev) / ref : 0.0;
+      const double needed = std::max(
+          options_.exploration.switch_margin,
+          3.0 * sigma * std::sqrt(1.0 / k + 1.0 / static_cast<double>(recent.size())));
+      if (med < ref * (1.0 - needed)) {
         const int old = n_star_;
         n_star_ = plan.streams;
+        explore_left_ = 0;  // the rest of the visit would be plain batches at the new n*
         learning_ = Recent(s.ms, options_.exploration.samples_per_candidate);
         level_ = 0.0;
         detector_.Reset();

@@ -109,12 +109,15 @@ struct Slot {
   PinnedBuffer<std::byte> stage_in;   // allocated at the first pageable batch
   PinnedBuffer<std::byte> stage_out;
   std::vector<Stream> streams;        // max(max_streams, 3)
-  Stream origin;
-  // Start and end events in two phases: batch j uses phase (j / max_in_flight) % 2, so the
-  // previous batch's end event is still intact when batch j is collected (for period_ms).
+  Stream origin;                      // carries only the start event; nothing waits on it
+  // Events in two phases: batch j uses phase (j / max_in_flight) % 2, so the events of the
+  // batch before it (and of the one max_in_flight before, in the same slot) are still intact
+  // when batch j is collected (for period_ms).
   TimedEvent start[2];
-  TimedEvent end[2];
-  std::vector<Event> done;            // per stream: its last op, for the join
+  // Per stream: after its last op. The batch ends at the latest of them: no stream waits on
+  // another to join (a blocking wait in a hardware queue that other slots' streams share
+  // would hold their copies back).
+  std::vector<TimedEvent> done[2];
   std::vector<Event> in_done;         // engine-per-stream order: per chunk
   std::vector<Event> kernel_done;
   std::vector<TimedEvent> comp;       // 4 component events of a measured batch
@@ -128,8 +131,11 @@ struct Slot {
   bool staged_in = false;
   bool staged_out = false;
   int phase = 0;
+  int used = 1;   // streams with work in this batch (their done events)
+  int end_k = 0;  // the stream whose done event is the batch's end
   const TimedEvent& start_event() const { return start[phase]; }
-  const TimedEvent& end_event() const { return end[phase]; }
+  const TimedEvent& done_event(int k) const { return done[phase][static_cast<std::size_t>(k)]; }
+  const TimedEvent& end_event() const { return done_event(end_k); }
 };
 
 }  // namespace
@@ -178,7 +184,17 @@ class StreamPipeline::Impl {
   int next_slot_ = 0;
   std::int64_t next_index_ = 0;
   TimedEvent epoch_;
-  const TimedEvent* last_end_ = nullptr;  // end event of the previous collected batch
+  // Device time of collected batches, in ms on one clock (double: no float drift over hours).
+  // The start event of the previous collected batch stays intact until the next collection
+  // (phases), so each batch's start is placed relative to it.
+  struct DeviceClock {
+    const TimedEvent* last_start = nullptr;
+    double last_start_ms = 0.0;
+    double frontier_ms = 0.0;  // the latest end so far
+    int run_streams = 0;       // streams of the current run of equal-n overlapped batches
+    int run_length = 0;
+    std::deque<double> periods;  // of the run's recent batches (max_in_flight of them)
+  } clock_;
   std::unique_ptr<StreamController> controller_;
   bool launcher_checked_ = false;
   absl::Status broken_;  // set after a sticky error or a timed-out wait
@@ -249,6 +265,12 @@ absl::Status StreamPipeline::Impl::Init() {
   AdaptiveOptions ao = opt_.adaptive;
   ao.candidates.max_streams = std::min(ao.candidates.max_streams, opt_.max_streams);
   ao.candidates.min_streams = std::min(ao.candidates.min_streams, ao.candidates.max_streams);
+  if (ao.exploration.run == 0) {
+    // Batches that overlap share the GPU with the ones in flight: a visit first settles the
+    // pipeline at the neighbour (2 x max_in_flight batches, see CollectFromGpu), then samples.
+    ao.exploration.run = ao.exploration.samples_per_candidate +
+                         (opt_.max_in_flight > 1 ? 2 * opt_.max_in_flight : 0);
+  }
   STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
   controller_ = std::make_unique<StreamController>(std::move(model), traits, ao);
   if (!opt_.event_log.empty()) {
@@ -272,14 +294,15 @@ absl::Status StreamPipeline::Impl::Init() {
     STREAMPIPE_ASSIGN_OR_RETURN(s.origin, Stream::Create());
     for (int phase = 0; phase < 2; ++phase) {
       STREAMPIPE_ASSIGN_OR_RETURN(s.start[phase], TimedEvent::Create());
-      STREAMPIPE_ASSIGN_OR_RETURN(s.end[phase], TimedEvent::Create());
     }
     for (int k = 0; k < pool; ++k) {
       STREAMPIPE_ASSIGN_OR_RETURN(Stream st, Stream::Create());
       nvtxNameCudaStreamA(st.get(), absl::StrCat("streampipe slot ", si, " stream ", k).c_str());
       s.streams.push_back(std::move(st));
-      STREAMPIPE_ASSIGN_OR_RETURN(Event d, Event::Create());
-      s.done.push_back(std::move(d));
+      for (int phase = 0; phase < 2; ++phase) {
+        STREAMPIPE_ASSIGN_OR_RETURN(TimedEvent d, TimedEvent::Create());
+        s.done[phase].push_back(std::move(d));
+      }
     }
     if (opt_.order == IssueOrder::kEnginePerStream) {
       for (int k = 0; k < opt_.max_streams; ++k) {
@@ -300,7 +323,7 @@ absl::Status StreamPipeline::Impl::Init() {
       }
     }
     // First use of a stream is slow (shared/anchors): touch each one now, not in batch 0.
-    for (Stream& st : s.streams) STREAMPIPE_RETURN_IF_ERROR(s.done[0].Record(st));
+    for (Stream& st : s.streams) STREAMPIPE_RETURN_IF_ERROR(s.done[0][0].Record(st));
   }
   STREAMPIPE_ASSIGN_OR_RETURN(epoch_, TimedEvent::Create());
   STREAMPIPE_RETURN_IF_ERROR(epoch_.Record(slots_[0].origin));
@@ -485,9 +508,8 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
     STREAMPIPE_RETURN_IF_ERROR(slot.comp[2].Record(StreamRef(s)));
     STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, 1, 0, s));
     STREAMPIPE_RETURN_IF_ERROR(slot.comp[3].Record(StreamRef(s)));
-    STREAMPIPE_RETURN_IF_ERROR(slot.done[0].Record(StreamRef(s)));
-    STREAMPIPE_RETURN_IF_ERROR(slot.done[0].MakeStreamWait(slot.origin));
-    return slot.end_event().Record(slot.origin);
+    slot.used = 1;
+    return slot.done_event(0).Record(StreamRef(s));
   }
   switch (opt_.order) {
     case IssueOrder::kDepthFirst:
@@ -545,18 +567,16 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, out));
       }
       // The copy-out stream's last op depends on everything before it.
-      STREAMPIPE_RETURN_IF_ERROR(slot.done[0].Record(StreamRef(out)));
-      STREAMPIPE_RETURN_IF_ERROR(slot.done[0].MakeStreamWait(slot.origin));
-      return slot.end_event().Record(slot.origin);
+      slot.used = 1;
+      return slot.done_event(0).Record(StreamRef(out));
     }
   }
-  // Join: the origin waits for every stream's last op, then records the end.
+  // Each stream records its done event after its last op; nothing waits on them on the GPU.
+  slot.used = n;
   for (int k = 0; k < n; ++k) {
-    const std::size_t uk = static_cast<std::size_t>(k);
-    STREAMPIPE_RETURN_IF_ERROR(slot.done[uk].Record(slot.streams[uk]));
-    STREAMPIPE_RETURN_IF_ERROR(slot.done[uk].MakeStreamWait(slot.origin));
+    STREAMPIPE_RETURN_IF_ERROR(slot.done_event(k).Record(slot.streams[static_cast<std::size_t>(k)]));
   }
-  return slot.end_event().Record(slot.origin);
+  return absl::OkStatus();
 }
 
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
@@ -621,9 +641,8 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   if (!st.ok()) {
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
     for (std::size_t k = 0; k < slot.streams.size(); ++k) {
-      if (slot.done[k].Record(slot.streams[k]).ok()) {
-        (void)slot.done[k].Wait(opt_.wait_timeout);
-      }
+      const TimedEvent& d = slot.done_event(static_cast<int>(k));
+      if (d.Record(slot.streams[k]).ok()) (void)d.Wait(opt_.wait_timeout);
     }
     (void)cudaGetLastError();
     return Fail(st, index);
@@ -669,8 +688,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     const bool per_chunk = !measured && opt_.order != IssueOrder::kEnginePerStream;
     const int parts = per_chunk ? n : 1;
     for (int k = 0; k < parts; ++k) {
-      const cudaEvent_t ev =
-          per_chunk ? slot.done[static_cast<std::size_t>(k)].get() : slot.end_event().get();
+      const cudaEvent_t ev = slot.done_event(per_chunk ? k : 0).get();
       absl::Status w = WaitForEvent(ev, opt_.wait_timeout);
       if (!w.ok()) return Fail(w, index);
       const Chunk c = ChunkOf(slot.batch.num_items, parts, k);
@@ -679,8 +697,19 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
                     static_cast<std::size_t>(c.count * opt_.out_bytes_per_item));
     }
   }
-  absl::Status w = slot.end_event().Wait(opt_.wait_timeout);
-  if (!w.ok()) return Fail(w, index);
+  // The batch ends when its last stream is done: wait for each, take the latest.
+  slot.end_k = 0;
+  float latest = -1.0f;
+  for (int k = 0; k < slot.used; ++k) {
+    absl::Status w = slot.done_event(k).Wait(opt_.wait_timeout);
+    if (!w.ok()) return Fail(w, index);
+    absl::StatusOr<float> t = ElapsedMs(slot.start_event(), slot.done_event(k));
+    if (!t.ok()) return Fail(t.status(), index);
+    if (*t > latest) {
+      latest = *t;
+      slot.end_k = k;
+    }
+  }
 
   BatchStats st;
   st.index = index;
@@ -694,16 +723,50 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   absl::StatusOr<float> elapsed = ElapsedMs(slot.start_event(), slot.end_event());
   if (!elapsed.ok()) return Fail(elapsed.status(), index);
   st.elapsed_ms = *elapsed;
-  st.period_ms = st.elapsed_ms;
-  if (last_end_ != nullptr) {
-    // Overlapped with the previous batch: the time it added is from that batch's end.
-    absl::StatusOr<float> gap = ElapsedMs(*last_end_, slot.start_event());
-    if (gap.ok() && *gap < 0.0f) {
-      absl::StatusOr<float> since = ElapsedMs(*last_end_, slot.end_event());
-      if (since.ok()) st.period_ms = std::max(0.0f, *since);
-    }
+  // The time the batch added: from max(its start, the latest end before it) to its end. Batches
+  // may finish out of order; the sum of periods is the busy device time either way.
+  double start_ms = 0.0;
+  bool overlapped = false;
+  if (clock_.last_start != nullptr) {
+    absl::StatusOr<float> d = ElapsedMs(*clock_.last_start, slot.start_event());
+    if (!d.ok()) return Fail(d.status(), index);
+    start_ms = clock_.last_start_ms + *d;
+    overlapped = start_ms < clock_.frontier_ms;
   }
-  last_end_ = &slot.end_event();
+  const double end_ms = start_ms + st.elapsed_ms;
+  st.period_ms = overlapped ? std::max(0.0, end_ms - clock_.frontier_ms) : st.elapsed_ms;
+  clock_.frontier_ms = clock_.last_start == nullptr ? end_ms : std::max(clock_.frontier_ms, end_ms);
+  clock_.last_start = &slot.start_event();
+  clock_.last_start_ms = start_ms;
+  // What the controller sees. A batch that ran alone is its own time. Overlapped batches share
+  // the GPU: single periods swing (0, then double, with out-of-order completion), and the first
+  // batch at a new n pays for the switch while the next ones catch up. So the controller gets
+  // the mean period of the run of batches at this n, from its first batch (the switch cost
+  // and the catch-up cancel) over at most 4 x max_in_flight batches; a batch is settled, a
+  // sample, once the run is longer than 2 x max_in_flight.
+  const int depth = opt_.max_in_flight;
+  if (measured || !overlapped || clock_.run_streams != n) {
+    clock_.run_streams = measured ? 0 : n;
+    clock_.run_length = 0;
+    clock_.periods.clear();
+  }
+  ++clock_.run_length;
+  clock_.periods.push_back(st.period_ms);
+  if (static_cast<int>(clock_.periods.size()) > 4 * depth) clock_.periods.pop_front();
+  double observed_ms = st.period_ms > 0.0 ? st.period_ms : st.elapsed_ms;
+  bool settled = true;
+  if (!measured && !overlapped) {
+    // Predicting periods (steady_state), a batch that found the GPU idle is not a sample: the
+    // host fell behind, and its time is one batch's latency, not a period.
+    settled = !opt_.adaptive.steady_state;
+  } else if (!measured) {
+    settled = clock_.run_length > 2 * depth;
+    double sum = 0.0;
+    for (double p : clock_.periods) sum += p;
+    if (sum > 0.0) observed_ms = sum / static_cast<double>(clock_.periods.size());
+  }
+  st.observed_ms = observed_ms;
+  st.settled = settled;
 
   if (measured) {
     float a = 0, b = 0, c = 0;
@@ -733,7 +796,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   }
   BatchObservation obs;
   obs.items = st.items;
-  obs.measured_ms = st.period_ms > 0.0 ? st.period_ms : st.elapsed_ms;
+  obs.measured_ms = observed_ms;
+  obs.settled = settled;
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
   obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);

@@ -237,6 +237,90 @@ TEST(StreamControllerTest, PlansMadeAheadOfObservationsDoNotRepeatMeasurements) 
   EXPECT_EQ(measures, 1);
 }
 
+// Continuous mode: a neighbour is visited for `run` consecutive batches; the first ones share
+// the GPU with batches of the old n and come unsettled. Here they are given absurdly short
+// times: were they sampled, the controller would switch to every neighbour it visits.
+TEST(StreamControllerTest, ExplorationVisitsAreRunsAndUnsettledBatchesAreNotSampled) {
+  AdaptiveOptions o = Options();
+  o.exploration.run = 5;
+  StreamController c = Make(o);
+  SimulatedCard card(29);
+  constexpr int kDepth = 3;
+  int prev_n = -1, run = 0, explored = 0, batches = 0;
+  std::vector<int> visit_lengths;
+  int visit = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation obs = card.Run(p, kTransferBound, kItems);
+    run = p.streams == prev_n ? run + 1 : 1;
+    prev_n = p.streams;
+    if (p.kind == PlanKind::kExplore || p.kind == PlanKind::kStreamed) {
+      ++batches;
+      obs.settled = run > kDepth;
+      if (!obs.settled) obs.measured_ms = 0.01;
+    }
+    if (p.kind == PlanKind::kExplore) {
+      ++explored;
+      ++visit;
+    } else if (visit > 0) {
+      visit_lengths.push_back(visit);
+      visit = 0;
+    }
+    ASSERT_TRUE(c.Observe(p, obs).ok());
+  }
+  ASSERT_FALSE(visit_lengths.empty());
+  // A visit is cut short only when it makes its neighbour n*.
+  int exploration_events = 0;
+  for (const RederivationEvent& e : c.events()) exploration_events += e.kind == EventKind::kExploration;
+  int short_visits = 0;
+  for (int len : visit_lengths) {
+    EXPECT_LE(len, 5);
+    EXPECT_GT(len, kDepth);  // at least one settled sample before any decision
+    short_visits += len < 5;
+  }
+  EXPECT_LE(short_visits, exploration_events);
+  for (const RederivationEvent& e : c.events()) {
+    // Switches happen between near-equal neighbours, on real times (~1.5 ms), never on 0.01.
+    EXPECT_GT(e.measured_ms, 1.0) << EventKindName(e.kind) << ": " << e.reason;
+  }
+  const int best = card.BestN(kTransferBound, {1, 2, 4, 8, 16, 32, 64, 128}, kItems);
+  EXPECT_LE(card.Exact(kTransferBound, c.streams(), kItems),
+            1.02 * card.Exact(kTransferBound, best, kItems));
+  // The budget holds on average: 5 % of the batches, plus the first visit's burst.
+  EXPECT_LE(explored, 0.05 * batches + 5);
+  EXPECT_GE(explored, 0.02 * batches);
+}
+
+// Two n that take the same time (copy-bound batches in continuous mode): with 4 % noise and a
+// 1 % margin, comparing medians alone swaps n* back and forth; the noise test mostly keeps it.
+TEST(StreamControllerTest, EqualNeighboursDoNotSwapOnNoise) {
+  AdaptiveOptions o = Options();
+  o.exploration.revisit_batches = 50;  // many comparisons
+  StreamController c = Make(o);
+  std::mt19937_64 rng(31);
+  std::normal_distribution<double> noise(0.0, 0.04);
+  int explored = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation obs;
+    obs.items = kItems;
+    if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
+      obs.components = {1.0, 0.05, 0.01};  // transfer-bound: the model picks n > 1 ...
+      obs.measured_ms = obs.components.total_ms();
+    } else {
+      obs.measured_ms = 1.0 * std::exp(noise(rng));  // ... but every n takes 1 ms
+    }
+    explored += p.kind == PlanKind::kExplore;
+    ASSERT_TRUE(c.Observe(p, obs).ok());
+  }
+  int switches = 0;
+  for (const RederivationEvent& e : c.events()) switches += e.kind == EventKind::kExploration;
+  EXPECT_GT(explored, 50);  // the neighbours were compared many times
+  // Medians alone swap 47 times here (in ~100 comparisons); the noise test 3 times.
+  EXPECT_LE(switches, 6) << "n* swapped " << switches << " times between equal neighbours in "
+                         << explored << " explored batches";
+}
+
 TEST(StreamControllerTest, InvalidTimingsAreRejected) {
   StreamController c = Make();
   SimulatedCard card(19);
@@ -268,6 +352,9 @@ TEST(StreamControllerTest, OptionsAreValidated) {
   o = Options();
   o.detector.threshold = -1;
   EXPECT_FALSE(ValidateAdaptiveOptions(o).ok());
+  o = Options();
+  o.exploration.run = -1;
+  EXPECT_NE(ValidateAdaptiveOptions(o).message().find("exploration run"), std::string::npos);
 }
 
 TEST(StreamControllerTest, EventJsonHasEveryField) {

@@ -109,33 +109,41 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
 }
 
 // A source of random float batches that remembers what it produced; a sink that checks each
-// result against it, in order.
+// result against it, in order. The batches come from a pool made up front, so that the host
+// keeps ahead of the GPU (a host-bound run never overlaps batches).
 class CheckedSource : public BatchSource {
  public:
   CheckedSource(std::int64_t batches, std::int64_t items, std::mt19937_64& rng)
-      : batches_(batches), items_(items), rng_(rng) {}
+      : batches_(batches), items_(items) {
+    for (int i = 0; i < kPool; ++i) {
+      pool_[i].resize(static_cast<std::size_t>(items));
+      FillRandom(std::span<float>(pool_[i]), rng);
+      want_[i] = pool_[i];
+      for (float& v : want_[i]) v += 1.0f;
+    }
+  }
   absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) override {
     if (made_ == batches_) return 0;
     const std::int64_t n = std::min(max_items, made_ % 5 == 4 ? items_ / 3 : items_);
-    std::span<float> f(reinterpret_cast<float*>(in.data()), static_cast<std::size_t>(n));
-    FillRandom(f, rng_);
-    expected.emplace_back(f.begin(), f.end());
-    for (float& v : expected.back()) v += 1.0f;
+    const int i = static_cast<int>(made_ % kPool);
+    std::memcpy(in.data(), pool_[i].data(), static_cast<std::size_t>(n) * sizeof(float));
+    expected.emplace_back(want_[i].data(), static_cast<std::size_t>(n));
     ++made_;
     return n;
   }
-  std::deque<std::vector<float>> expected;
+  std::deque<std::span<const float>> expected;
 
  private:
+  static constexpr int kPool = 3;
   std::int64_t batches_, items_, made_ = 0;
-  std::mt19937_64& rng_;
+  std::vector<float> pool_[kPool], want_[kPool];
 };
 
 class CheckingSink : public BatchSink {
  public:
   explicit CheckingSink(CheckedSource& src) : src_(src) {}
   absl::Status Consume(std::span<const std::byte> out, const BatchStats& stats) override {
-    const std::vector<float>& want = src_.expected.front();
+    const std::span<const float> want = src_.expected.front();
     if (out.size() != want.size() * sizeof(float) ||
         std::memcmp(out.data(), want.data(), out.size()) != 0) {
       ++mismatches;
@@ -143,8 +151,10 @@ class CheckingSink : public BatchSink {
     if (next_index >= 0 && stats.index != next_index) ++out_of_order;
     next_index = stats.index + 1;
     src_.expected.pop_front();
+    log.push_back(stats);
     return absl::OkStatus();
   }
+  std::vector<BatchStats> log;
   int mismatches = 0;
   int out_of_order = 0;
   std::int64_t next_index = -1;
@@ -163,6 +173,9 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
   int zero = 0;
   ASSERT_EQ(cudaMemcpy(spin.data(), &zero, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
   o.launch = testing::SpinLauncher(spin.data());
+  // ~1 ms of kernel per batch: the GPU, not the host's copies and checks, sets the pace.
+  const int iterations = 20000;
+  ASSERT_EQ(cudaMemcpy(spin.data(), &iterations, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
   o.max_streams = 16;
   o.max_in_flight = 3;
   o.traits = CalibratedTraits();
@@ -180,6 +193,31 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
     EXPECT_EQ(sink.out_of_order, 0);
     EXPECT_TRUE(src.expected.empty());
     EXPECT_GT(sum->device_ms, 0.0);
+    // What the controller was told: a settled batch's time is the mean period of the run of
+    // batches at its n (at most the last 4 x max_in_flight); right after a measurement, and
+    // for the first 2 x max_in_flight batches of a run, nothing is settled.
+    int settled = 0;
+    const std::size_t depth = static_cast<std::size_t>(o.max_in_flight);
+    for (std::size_t i = 0; i < sink.log.size(); ++i) {
+      const BatchStats& b = sink.log[i];
+      EXPECT_GE(b.period_ms, 0.0) << i;
+      EXPECT_LE(b.period_ms, b.elapsed_ms + 1e-3) << i;
+      const bool timed = b.kind == PlanKind::kStreamed || b.kind == PlanKind::kExplore;
+      if (i > 0 && sink.log[i - 1].kind == PlanKind::kMeasure) EXPECT_FALSE(b.settled) << i;
+      if (!timed || !b.settled) continue;
+      ++settled;
+      std::size_t run = 0;  // batches at this n up to i
+      while (run <= i && sink.log[i - run].streams == b.streams &&
+             sink.log[i - run].kind != PlanKind::kMeasure) {
+        ++run;
+      }
+      EXPECT_GT(run, 2 * depth) << i;
+      const std::size_t w = std::min(run, 4 * depth);
+      double sum = 0.0;
+      for (std::size_t j = i + 1 - w; j <= i; ++j) sum += sink.log[j].period_ms;
+      EXPECT_NEAR(b.observed_ms, sum / static_cast<double>(w), 1e-9 + 1e-9 * sum) << i;
+    }
+    EXPECT_GE(settled, 60) << "of 120 batches";
     // The first run warms up and measures; the second goes on with what it learned.
     if (run == 0) {
       EXPECT_GE(sum->measured_batches, 1);

@@ -17,7 +17,8 @@
 //   4. Within a budget (a token bucket, at most `exploration.budget` of the batches), explore
 //      the neighbours of n* in the candidate list, and any n the re-fitted model prefers. The
 //      per-stream overhead c is re-fitted from the explored times relative to n* (on-line
-//      calibration). A neighbour whose measured median beats n* by `switch_margin` becomes n*.
+//      calibration). A neighbour whose measured median beats n* by `switch_margin`, and by
+//      three standard errors of n*'s measured noise, becomes n*.
 //
 // Not thread-safe: one controller per pipeline.
 #ifndef STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
@@ -64,6 +65,9 @@ struct BatchObservation {
   ComponentTimes components;  // for kMeasure
   double h2d_bytes = 0.0;
   double d2h_bytes = 0.0;
+  // False when the time is not the batch's own: in continuous mode, a batch issued while
+  // batches of another n were in flight shares the GPU with them. Counted, not sampled.
+  bool settled = true;
 };
 
 struct ExplorationOptions {
@@ -72,7 +76,11 @@ struct ExplorationOptions {
   int burst = 2;                 // explorations allowed right after a derivation
   int samples_per_candidate = 2; // measurements of a neighbour before it is compared
   double switch_margin = 0.01;   // a neighbour replaces n* if its median is this much faster
+                                 // (and faster than the noise of n*'s samples allows)
   int revisit_batches = 500;     // a neighbour is explored again after this many batches
+  // Consecutive batches per visit of a neighbour; 0: samples_per_candidate, plus twice the
+  // number of batches in flight where they overlap (those settle the pipeline at the new n).
+  int run = 0;
 };
 
 struct AdaptiveOptions {
@@ -176,6 +184,8 @@ class StreamController {
   std::map<int, Samples> samples_;
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
+  int explore_n_ = 0;      // the neighbour being visited
+  int explore_left_ = 0;   // batches of the visit still to plan
   bool need_measure_ = false;
   EventKind pending_kind_ = EventKind::kInitial;
   std::string pending_reason_;

@@ -94,7 +94,13 @@ struct BatchStats {
   IssueOrder order = IssueOrder::kDepthFirst;
   PlanKind kind = PlanKind::kStreamed;
   double elapsed_ms = 0.0;    // device time from the batch's start to its end
-  double period_ms = 0.0;     // device time the batch added: end - max(start, previous end)
+  double period_ms = 0.0;     // device time the batch added: end - max(start, latest end before)
+  // What the controller was told: the period, or with batches overlapping, the mean period of
+  // the run of batches at this n (at most the last 4 x max_in_flight); `settled` false for the
+  // first 2 x max_in_flight batches of a run (the switch from another n still shows), and in
+  // steady_state mode for a batch that found the GPU idle. Unsettled batches are no samples.
+  double observed_ms = 0.0;
+  bool settled = true;
   double predicted_ms = 0.0;  // the model's prediction for this batch (0 if none)
   ComponentTimes components;  // measured, for kind == kMeasure
   bool staged_in = false;     // input was pageable and went through pinned staging
