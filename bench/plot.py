@@ -150,6 +150,15 @@ def safe(name):
 def save(fig, path):
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
+    try:
+        # Line plots need few colours: a 64-colour palette keeps the PNGs committable (about
+        # a third of the size). Pillow comes with Debian's python3-matplotlib.
+        from PIL import Image
+        with Image.open(path) as im:
+            small = im.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
+        small.save(path, optimize=True)
+    except ImportError:
+        pass
     print(f"wrote {path}")
 
 

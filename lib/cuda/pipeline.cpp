@@ -109,7 +109,7 @@ struct Slot {
   PinnedBuffer<std::byte> stage_in;   // allocated at the first pageable batch
   PinnedBuffer<std::byte> stage_out;
   std::vector<Stream> streams;        // max(max_streams, 3)
-  Stream origin;                      // carries only the start event; nothing waits on it
+  Stream origin;                      // the start event; with max_in_flight 1 also the join
   // Events in two phases: batch j uses phase (j / max_in_flight) % 2, so the events of the
   // batch before it (and of the one max_in_flight before, in the same slot) are still intact
   // when batch j is collected (for period_ms).
@@ -118,6 +118,11 @@ struct Slot {
   // another to join (a blocking wait in a hardware queue that other slots' streams share
   // would hold their copies back).
   std::vector<TimedEvent> done[2];
+  // With one batch in flight nothing can share the origin's hardware queue: there the origin
+  // joins the streams (untimed events, as a hand-written loop does) and records one timed end.
+  std::vector<Event> join_done;
+  TimedEvent end[2];
+  bool joined = false;
   std::vector<Event> in_done;         // engine-per-stream order: per chunk
   std::vector<Event> kernel_done;
   std::vector<TimedEvent> comp;       // 4 component events of a measured batch
@@ -135,7 +140,10 @@ struct Slot {
   int end_k = 0;  // the stream whose done event is the batch's end
   const TimedEvent& start_event() const { return start[phase]; }
   const TimedEvent& done_event(int k) const { return done[phase][static_cast<std::size_t>(k)]; }
-  const TimedEvent& end_event() const { return done_event(end_k); }
+  const TimedEvent& end_event() const { return joined ? end[phase] : done_event(end_k); }
+  cudaEvent_t chunk_done(int k) const {
+    return joined ? join_done[static_cast<std::size_t>(k)].get() : done_event(k).get();
+  }
 };
 
 }  // namespace
@@ -294,6 +302,7 @@ absl::Status StreamPipeline::Impl::Init() {
     STREAMPIPE_ASSIGN_OR_RETURN(s.origin, Stream::Create());
     for (int phase = 0; phase < 2; ++phase) {
       STREAMPIPE_ASSIGN_OR_RETURN(s.start[phase], TimedEvent::Create());
+      STREAMPIPE_ASSIGN_OR_RETURN(s.end[phase], TimedEvent::Create());
     }
     for (int k = 0; k < pool; ++k) {
       STREAMPIPE_ASSIGN_OR_RETURN(Stream st, Stream::Create());
@@ -303,6 +312,8 @@ absl::Status StreamPipeline::Impl::Init() {
         STREAMPIPE_ASSIGN_OR_RETURN(TimedEvent d, TimedEvent::Create());
         s.done[phase].push_back(std::move(d));
       }
+      STREAMPIPE_ASSIGN_OR_RETURN(Event j, Event::Create());
+      s.join_done.push_back(std::move(j));
     }
     if (opt_.order == IssueOrder::kEnginePerStream) {
       for (int k = 0; k < opt_.max_streams; ++k) {
@@ -498,6 +509,7 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
     return absl::OkStatus();
   };
   STREAMPIPE_RETURN_IF_ERROR(slot.start_event().Record(slot.origin));
+  slot.joined = false;
   if (measure) {
     // n = 1 with events around each component.
     cudaStream_t s = slot.streams[0].get();
@@ -571,8 +583,17 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
       return slot.done_event(0).Record(StreamRef(out));
     }
   }
-  // Each stream records its done event after its last op; nothing waits on them on the GPU.
   slot.used = n;
+  if (opt_.max_in_flight == 1) {
+    slot.joined = true;
+    for (int k = 0; k < n; ++k) {
+      const std::size_t uk = static_cast<std::size_t>(k);
+      STREAMPIPE_RETURN_IF_ERROR(slot.join_done[uk].Record(slot.streams[uk]));
+      STREAMPIPE_RETURN_IF_ERROR(slot.join_done[uk].MakeStreamWait(slot.origin));
+    }
+    return slot.end[slot.phase].Record(slot.origin);
+  }
+  // Each stream records its done event after its last op; nothing waits on them on the GPU.
   for (int k = 0; k < n; ++k) {
     STREAMPIPE_RETURN_IF_ERROR(slot.done_event(k).Record(slot.streams[static_cast<std::size_t>(k)]));
   }
@@ -688,7 +709,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     const bool per_chunk = !measured && opt_.order != IssueOrder::kEnginePerStream;
     const int parts = per_chunk ? n : 1;
     for (int k = 0; k < parts; ++k) {
-      const cudaEvent_t ev = slot.done_event(per_chunk ? k : 0).get();
+      const cudaEvent_t ev = slot.chunk_done(per_chunk ? k : 0);
       absl::Status w = WaitForEvent(ev, opt_.wait_timeout);
       if (!w.ok()) return Fail(w, index);
       const Chunk c = ChunkOf(slot.batch.num_items, parts, k);
@@ -700,7 +721,11 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   // The batch ends when its last stream is done: wait for each, take the latest.
   slot.end_k = 0;
   float latest = -1.0f;
-  for (int k = 0; k < slot.used; ++k) {
+  if (slot.joined) {
+    absl::Status w = slot.end_event().Wait(opt_.wait_timeout);
+    if (!w.ok()) return Fail(w, index);
+  }
+  for (int k = 0; k < (slot.joined ? 0 : slot.used); ++k) {
     absl::Status w = slot.done_event(k).Wait(opt_.wait_timeout);
     if (!w.ok()) return Fail(w, index);
     absl::StatusOr<float> t = ElapsedMs(slot.start_event(), slot.done_event(k));
@@ -767,6 +792,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   }
   st.observed_ms = observed_ms;
   st.settled = settled;
+  st.overlapped = overlapped;
 
   if (measured) {
     float a = 0, b = 0, c = 0;

@@ -101,6 +101,9 @@ struct BatchStats {
   // steady_state mode for a batch that found the GPU idle. Unsettled batches are no samples.
   double observed_ms = 0.0;
   bool settled = true;
+  // Started before the batches ahead of it ended (continuous mode keeping up). False when the
+  // GPU was idle in between: the batch ran alone, or the host fell behind.
+  bool overlapped = false;
   double predicted_ms = 0.0;  // the model's prediction for this batch (0 if none)
   ComponentTimes components;  // measured, for kind == kMeasure
   bool staged_in = false;     // input was pageable and went through pinned staging
