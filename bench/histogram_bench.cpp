@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "event_label.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -180,7 +181,7 @@ void Sizes() {
         cont_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
         std::string ev;
         for (const RederivationEvent& e : s->events) {
-          ev += absl::StrFormat(" %s:%d->%d", EventKindName(e.kind), e.old_streams, e.new_streams);
+          ev += absl::StrFormat(" %s:%d->%d", bench::EventLabel(e), e.old_streams, e.new_streams);
         }
         std::printf("           continuous adaptive: %lld batches, %lld explored, events:%s\n",
                     static_cast<long long>(s->batches), static_cast<long long>(s->explored_batches),

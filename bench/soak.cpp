@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "event_label.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/histogram.hpp"
@@ -109,7 +110,7 @@ class CheckingSink : public BatchSink {
     frames += st.items;
     window_ms_ += st.period_ms;
     rederivations += st.events.size();
-    for (const RederivationEvent& e : st.events) ++by_kind[EventKindName(e.kind)];
+    for (const RederivationEvent& e : st.events) ++by_kind[bench::EventLabel(e)];
     if (frames % window_ == 0) {
       const ResourceCounts r = LiveResources();
       std::printf("%10lld frames  %9.0f frames/s  rss %7ld KiB  device free %6zu MiB  streams %lld "

@@ -23,6 +23,7 @@ enum ExitCode : int {
   kExitUsage = 64,     // EX_USAGE: unknown flag, bad flag value, wrong arguments
   kExitDataErr = 65,   // EX_DATAERR: corrupt or truncated input data
   kExitNoInput = 66,   // EX_NOINPUT: input file missing or unreadable
+  kExitUnavailable = 69,  // EX_UNAVAILABLE: no CUDA device where one is required
   kExitSoftware = 70,  // EX_SOFTWARE: internal error, including a sticky CUDA error
   kExitIoErr = 74,     // EX_IOERR: writing output failed
   kExitConfig = 78,    // EX_CONFIG: bad configuration file

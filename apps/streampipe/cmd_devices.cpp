@@ -19,7 +19,7 @@ int RunDevices(const std::vector<std::string>& args) {
   const int n = CudaDeviceCount();
   if (n == 0) {
     std::cout << "no CUDA device: " << NoDeviceReason() << "\n";
-    return 69;
+    return kExitUnavailable;
   }
   for (int d = 0; d < n; ++d) {
     absl::StatusOr<DeviceInfo> info = ReadDevice(d);

@@ -36,7 +36,6 @@ namespace streampipe::cli {
 namespace {
 
 constexpr char kCommand[] = "histogram";
-constexpr int kExitUnavailable = 69;  // EX_UNAVAILABLE: --device=gpu without a GPU
 constexpr std::size_t kMaxTraceBatches = 256;
 
 using video::FrameFormat;
@@ -169,8 +168,9 @@ class HistogramSink : public BatchSink {
           EventKindName(e.kind), e.old_streams, e.new_streams,
           e.reason.empty() ? "" : absl::StrCat(" (", e.reason, ")").c_str()));
     }
-    if (st.kind == PlanKind::kStreamed && st.predicted_ms > 0.0) {
-      t_.pred_error_sum += std::abs(st.period_ms / st.predicted_ms - 1.0);
+    // What the controller compared: the observed time of settled batches (docs/design.md).
+    if (st.kind == PlanKind::kStreamed && st.settled && st.predicted_ms > 0.0) {
+      t_.pred_error_sum += std::abs(st.observed_ms / st.predicted_ms - 1.0);
       ++t_.pred_error_n;
     }
     if (st.timeline && t_.trace.size() < kMaxTraceBatches) t_.trace.push_back(*st.timeline);
@@ -456,7 +456,7 @@ int RunHistogram(const std::vector<std::string>& args) {
       if (totals.pred_error_n > 0) {
         std::cerr << absl::StrFormat(
             "  measured vs predicted: mean |measured/predicted - 1| = %.1f %% over %lld "
-            "streamed batches\n",
+            "settled streamed batches\n",
             100.0 * totals.pred_error_sum / totals.pred_error_n,
             static_cast<long long>(totals.pred_error_n));
       }

@@ -284,7 +284,7 @@ int RunSweep(const std::vector<std::string>& args) {
     frame_sizes.push_back({.width = w, .height = h, .format = video::PixelFormat::kGray8});
   }
   if (CudaDeviceCount() == 0) {
-    return Fail(kCommand, 69, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));
+    return Fail(kCommand, kExitUnavailable, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));
   }
   std::set<std::string> want(grids->begin(), grids->end());
   const bool all = want.count("all") > 0;

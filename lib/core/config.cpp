@@ -72,7 +72,8 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Double("exploration.budget", [](C& c) -> double& {
       return c.adaptive.exploration.budget; }, 0.0, 0.5, "largest fraction of batches explored");
     s->Int("exploration.burst", [](C& c) -> int& { return c.adaptive.exploration.burst; }, 0, 100,
-           "explorations allowed right after a derivation");
+           "exploration tokens right after a derivation (a visit costs exploration.run of them; "
+           "the bucket may go negative and refills by budget per batch at n)");
     s->Int("exploration.samples_per_candidate", [](C& c) -> int& {
       return c.adaptive.exploration.samples_per_candidate; }, 1, 32,
            "measurements of a neighbour before it is compared with n");
@@ -82,9 +83,12 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Int("exploration.revisit_batches", [](C& c) -> int& {
       return c.adaptive.exploration.revisit_batches; }, 1, 1e9,
            "explore a neighbour again after this many batches");
+    s->Int("exploration.confirmations", [](C& c) -> int& {
+      return c.adaptive.exploration.confirmations; }, 1, 10,
+           "visits in a row that must find a neighbour faster before it replaces n");
     s->Int("exploration.run", [](C& c) -> int& { return c.adaptive.exploration.run; }, 0, 1000,
-           "consecutive batches per visit of a neighbour; 0: samples_per_candidate, plus twice "
-           "the batches in flight when they overlap");
+           "consecutive batches per visit of a neighbour; 0: samples_per_candidate, or with "
+           "overlapping batches 2 x max_in_flight x (samples_per_candidate + 1)");
     return s;
   }();
   return *schema;

@@ -93,6 +93,7 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
            range("exploration switch_margin", o.exploration.switch_margin, 0.0, 0.5),
            range("exploration revisit_batches", o.exploration.revisit_batches, 1, 1e9),
            range("exploration run", o.exploration.run, 0, 1000),
+           range("exploration confirmations", o.exploration.confirmations, 1, 10),
        }) {
     if (!r.ok()) return r;
   }
@@ -215,6 +216,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   detector_.Reset();
   tokens_ = options_.exploration.burst;
   explore_left_ = 0;
+  wins_.clear();
   need_measure_ = false;
   ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
@@ -230,6 +232,16 @@ void StreamController::RequestRemeasure(std::string reason) {
   pending_old_n_ = n_star_;
   pending_old_pred_ = level_;
   pending_ratio_ = detector_.samples() > 0 ? detector_.mean_ratio() : 1.0;
+}
+
+void StreamController::SetSteadyState(bool steady, std::string reason) {
+  if (options_.steady_state == steady) return;
+  options_.steady_state = steady;
+  if (!reference_ || measure_pending_ || need_measure_) return;  // the coming derivation will
+  pending_old_n_ = n_star_;
+  pending_old_pred_ = level_;
+  pending_ratio_ = 1.0;
+  Derive(EventKind::kDrift, std::move(reason), reference_->measured_ms);
 }
 
 std::optional<int> StreamController::ExploreTarget() const {
@@ -446,7 +458,15 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       const double needed = std::max(
           options_.exploration.switch_margin,
           3.0 * sigma * std::sqrt(1.0 / k + 1.0 / static_cast<double>(recent.size())));
-      if (med < ref * (1.0 - needed)) {
+      if (med >= ref * (1.0 - needed)) {
+        wins_.erase(plan.streams);
+      } else if (++wins_[plan.streams] < options_.exploration.confirmations) {
+        // Faster once: confirm on a later visit, with fresh samples (so it is visited again
+        // soon, as an unexplored neighbour).
+        s.ms.clear();
+        explore_left_ = 0;
+      } else {
+        wins_.clear();
         const int old = n_star_;
         n_star_ = plan.streams;
         explore_left_ = 0;  // the rest of the visit would be plain batches at the new n*

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <chrono>
 #include <deque>
+#include <limits>
 #include <fstream>
 #include <exception>
 #include <string>
@@ -202,6 +203,11 @@ class StreamPipeline::Impl {
     int run_streams = 0;       // streams of the current run of equal-n overlapped batches
     int run_length = 0;
     std::deque<double> periods;  // of the run's recent batches (max_in_flight of them)
+    int regime_streak = 0;       // consecutive batches that contradict the controller's mode
+    // Batches since one found the GPU idle for a reason other than a drain (a measured batch
+    // before it): the host fell behind at least once.
+    std::int64_t since_host_gap = std::numeric_limits<std::int64_t>::max() / 2;
+    bool after_measured = false;
   } clock_;
   std::unique_ptr<StreamController> controller_;
   bool launcher_checked_ = false;
@@ -274,10 +280,11 @@ absl::Status StreamPipeline::Impl::Init() {
   ao.candidates.max_streams = std::min(ao.candidates.max_streams, opt_.max_streams);
   ao.candidates.min_streams = std::min(ao.candidates.min_streams, ao.candidates.max_streams);
   if (ao.exploration.run == 0) {
-    // Batches that overlap share the GPU with the ones in flight: a visit first settles the
-    // pipeline at the neighbour (2 x max_in_flight batches, see CollectFromGpu), then samples.
-    ao.exploration.run = ao.exploration.samples_per_candidate +
-                         (opt_.max_in_flight > 1 ? 2 * opt_.max_in_flight : 0);
+    // Overlapping batches give one sample per 2 x max_in_flight batches, after as many
+    // settling ones (see CollectFromGpu).
+    ao.exploration.run = opt_.max_in_flight > 1
+                             ? 2 * opt_.max_in_flight * (ao.exploration.samples_per_candidate + 1)
+                             : ao.exploration.samples_per_candidate;
   }
   STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
   controller_ = std::make_unique<StreamController>(std::move(model), traits, ao);
@@ -765,11 +772,13 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   clock_.last_start_ms = start_ms;
   // What the controller sees. A batch that ran alone is its own time. Overlapped batches share
   // the GPU: single periods swing (0, then double, with out-of-order completion), and the first
-  // batch at a new n pays for the switch while the next ones catch up. So the controller gets
-  // the mean period of the run of batches at this n, from its first batch (the switch cost
-  // and the catch-up cancel) over at most 4 x max_in_flight batches; a batch is settled, a
-  // sample, once the run is longer than 2 x max_in_flight.
+  // batch at a new n pays for the switch while the next ones catch up. So once a run of batches
+  // at one n is longer than 2 x max_in_flight, every 2 x max_in_flight-th batch is a sample
+  // (settled): the mean period of the last 2 x max_in_flight batches. The windows do not
+  // overlap, so the samples are independent and the controller's noise estimate is honest
+  // (moving averages would understate it and let noise pass for a faster n).
   const int depth = opt_.max_in_flight;
+  const int window = 2 * depth;
   if (measured || !overlapped || clock_.run_streams != n) {
     clock_.run_streams = measured ? 0 : n;
     clock_.run_length = 0;
@@ -777,15 +786,41 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   }
   ++clock_.run_length;
   clock_.periods.push_back(st.period_ms);
-  if (static_cast<int>(clock_.periods.size()) > 4 * depth) clock_.periods.pop_front();
+  if (static_cast<int>(clock_.periods.size()) > window) clock_.periods.pop_front();
   double observed_ms = st.period_ms > 0.0 ? st.period_ms : st.elapsed_ms;
+  // With adaptive.steady_state the pipeline follows the regime: batches that overlap are
+  // measured by their periods (steady state); when the host falls behind, batches find the GPU
+  // idle and run alone, and their time is a latency, which the batch model predicts. After
+  // 2 x max_in_flight + 2 batches in a row of the other kind the controller switches model and
+  // re-derives n (no new measurement).
+  const std::size_t events_before = controller_->events().size();
+  const bool follow = opt_.adaptive.steady_state;
+  bool steady = controller_->options().steady_state;
+  if (follow && !measured) {
+    clock_.regime_streak = overlapped != steady ? clock_.regime_streak + 1 : 0;
+    if (clock_.regime_streak >= 2 * depth + 2) {
+      clock_.regime_streak = 0;
+      steady = overlapped;
+      controller_->SetSteadyState(
+          steady, steady ? "batches overlap again: predicting the period of overlapped batches"
+                         : "the host fell behind the GPU (batches run alone): predicting the "
+                           "latency of one batch");
+    }
+  }
+  if (!measured) {
+    clock_.since_host_gap = !overlapped && !clock_.after_measured ? 0 : clock_.since_host_gap + 1;
+  }
+  clock_.after_measured = measured;
   bool settled = true;
   if (!measured && !overlapped) {
-    // Predicting periods (steady_state), a batch that found the GPU idle is not a sample: the
-    // host fell behind, and its time is one batch's latency, not a period.
-    settled = !opt_.adaptive.steady_state;
+    // A batch that found the GPU idle: its time is one batch's latency, not a period.
+    settled = !steady;
   } else if (!measured) {
-    settled = clock_.run_length > 2 * depth;
+    // A period is a sample once the run at this n is long enough, and, predicting periods, when
+    // the host has kept up for a while: periods of a stream the host only just keeps up with
+    // swing with the host, and would look like drift of the GPU work.
+    settled = clock_.run_length > window && (clock_.run_length - window) % window == 0 &&
+              (steady || !follow) && (!steady || clock_.since_host_gap > 8 * depth);
     double sum = 0.0;
     for (double p : clock_.periods) sum += p;
     if (sum > 0.0) observed_ms = sum / static_cast<double>(clock_.periods.size());
@@ -827,10 +862,9 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
   obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);
-  const std::size_t before = controller_->events().size();
   (void)controller_->Observe(slot.plan, obs);  // device timings are finite and positive
   const auto& events = controller_->events();
-  for (std::size_t i = before; i < events.size(); ++i) {
+  for (std::size_t i = events_before; i < events.size(); ++i) {
     st.events.push_back(events[i]);
     if (event_log_.is_open()) {
       event_log_ << EventJson(events[i], index) << "\n";

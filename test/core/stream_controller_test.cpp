@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <deque>
 #include <random>
 
@@ -319,6 +320,79 @@ TEST(StreamControllerTest, EqualNeighboursDoNotSwapOnNoise) {
   // Medians alone swap 47 times here (in ~100 comparisons); the noise test 3 times.
   EXPECT_LE(switches, 6) << "n* swapped " << switches << " times between equal neighbours in "
                          << explored << " explored batches";
+}
+
+// Continuous mode whose host falls behind: the pipeline switches the controller from periods to
+// latencies. It re-derives from the last measurement (no new one), says why, and plans made
+// before the switch become stale.
+TEST(StreamControllerTest, SwitchingToLatenciesRederivesWithoutMeasuring) {
+  AdaptiveOptions o = Options();
+  o.steady_state = true;
+  StreamController c = Make(o);
+  SimulatedCard card(37);
+  Drive(c, card, kTransferBound, 30);
+  const int old_n = c.streams();
+  EXPECT_LE(old_n, 2);  // periods of copy-bound batches: streams only add overhead
+  const std::size_t events = c.events().size();
+  const BatchPlan before = c.Plan(kItems);
+  c.SetSteadyState(false, "the host fell behind");
+  ASSERT_EQ(c.events().size(), events + 1);
+  const RederivationEvent& e = c.events().back();
+  EXPECT_EQ(e.kind, EventKind::kDrift);
+  EXPECT_EQ(e.reason, "the host fell behind");
+  EXPECT_EQ(e.old_streams, old_n);
+  EXPECT_GE(c.streams(), 8);  // a lone batch's latency falls with streams (16 on the anchors)
+  const BatchPlan after = c.Plan(kItems);
+  EXPECT_EQ(after.kind, PlanKind::kStreamed);  // no measurement
+  EXPECT_NE(after.generation, before.generation);
+  c.SetSteadyState(false, "again");  // no change, no event
+  EXPECT_EQ(c.events().size(), events + 1);
+  // A switch while a re-measurement is pending waits for it instead.
+  c.RequestRemeasure("test");
+  c.SetSteadyState(true, "overlap again");
+  EXPECT_EQ(c.events().size(), events + 1);
+  EXPECT_EQ(c.Plan(kItems).kind, PlanKind::kMeasure);
+}
+
+// A neighbour replaces n* only when it wins on `confirmations` (2) visits in a row: a burst of
+// noise (or of machine speed) during one visit is not enough, a neighbour that is faster is.
+TEST(StreamControllerTest, ANeighbourMustWinOnTwoVisits) {
+  for (const bool really_faster : {false, true}) {
+    StreamController c = Make();
+    std::mt19937_64 rng(41);
+    std::normal_distribution<double> noise(0.0, 0.01);
+    std::map<int, int> visits;
+    BatchPlan prev;
+    int visits_before_switch = -1;
+    for (int i = 0; i < 3000 && visits_before_switch < 0; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      BatchObservation obs;
+      obs.items = kItems;
+      if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
+        obs.components = {1.0, 0.05, 0.01};
+        obs.measured_ms = obs.components.total_ms();
+      } else if (p.kind == PlanKind::kExplore) {
+        if (prev.kind != PlanKind::kExplore || prev.streams != p.streams) ++visits[p.streams];
+        const bool fast = really_faster || visits[p.streams] == 1;
+        obs.measured_ms = (fast ? 0.8 : 1.0) * std::exp(noise(rng));
+      } else {
+        obs.measured_ms = 1.0 * std::exp(noise(rng));
+      }
+      ASSERT_TRUE(c.Observe(p, obs).ok());
+      for (const RederivationEvent& e : c.events()) {
+        if (e.kind == EventKind::kExploration) visits_before_switch = visits[e.new_streams];
+      }
+      prev = p;
+    }
+    if (really_faster) {
+      EXPECT_EQ(visits_before_switch, 2) << "a faster neighbour is taken on its second visit";
+    } else {
+      EXPECT_EQ(visits_before_switch, -1) << "one lucky visit made a neighbour n*";
+      int revisited = 0;
+      for (const auto& [n, v] : visits) revisited += v >= 2;
+      EXPECT_GE(revisited, 1) << "the first win must be checked on a later visit";
+    }
+  }
 }
 
 TEST(StreamControllerTest, InvalidTimingsAreRejected) {

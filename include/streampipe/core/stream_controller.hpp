@@ -18,7 +18,8 @@
 //      the neighbours of n* in the candidate list, and any n the re-fitted model prefers. The
 //      per-stream overhead c is re-fitted from the explored times relative to n* (on-line
 //      calibration). A neighbour whose measured median beats n* by `switch_margin`, and by
-//      three standard errors of n*'s measured noise, becomes n*.
+//      three standard errors of n*'s measured noise, on `confirmations` visits in a row,
+//      becomes n*.
 //
 // Not thread-safe: one controller per pipeline.
 #ifndef STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
@@ -73,13 +74,17 @@ struct BatchObservation {
 struct ExplorationOptions {
   bool enabled = true;
   double budget = 0.05;          // at most this fraction of batches explore
-  int burst = 2;                 // explorations allowed right after a derivation
+  int burst = 2;                 // tokens right after a derivation (a visit costs `run`)
   int samples_per_candidate = 2; // measurements of a neighbour before it is compared
   double switch_margin = 0.01;   // a neighbour replaces n* if its median is this much faster
                                  // (and faster than the noise of n*'s samples allows)
   int revisit_batches = 500;     // a neighbour is explored again after this many batches
-  // Consecutive batches per visit of a neighbour; 0: samples_per_candidate, plus twice the
-  // number of batches in flight where they overlap (those settle the pipeline at the new n).
+  // Visits in a row that must find a neighbour faster before it becomes n* (each on fresh
+  // samples): the machine's speed drifts too, and two wins apart in time rarely both are noise.
+  int confirmations = 2;
+  // Consecutive batches per visit of a neighbour; 0: samples_per_candidate (the pipeline makes
+  // it 2 x max_in_flight x (samples_per_candidate + 1) where batches overlap: one window of
+  // 2 x max_in_flight batches to settle at the new n, then one window per sample).
   int run = 0;
 };
 
@@ -137,6 +142,12 @@ class StreamController {
   // Forces a non-streamed re-measurement at the next Plan() (reason in the event).
   void RequestRemeasure(std::string reason);
 
+  // Switches between predicting periods of overlapped batches (steady state) and latencies of
+  // batches that run alone, and re-derives n from the last measurement (no new one): for a
+  // continuous stream whose host side falls behind the GPU, or catches up again. A drift event
+  // gives the reason. No-op when already in that mode.
+  void SetSteadyState(bool steady, std::string reason);
+
   int streams() const { return n_star_; }
   const StreamModel& model() const { return *model_; }
   const DeviceTraits& traits() const { return traits_; }
@@ -184,6 +195,7 @@ class StreamController {
   std::map<int, Samples> samples_;
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
+  std::map<int, int> wins_;  // neighbours found faster, visits in a row
   int explore_n_ = 0;      // the neighbour being visited
   int explore_left_ = 0;   // batches of the visit still to plan
   bool need_measure_ = false;

@@ -95,10 +95,10 @@ struct BatchStats {
   PlanKind kind = PlanKind::kStreamed;
   double elapsed_ms = 0.0;    // device time from the batch's start to its end
   double period_ms = 0.0;     // device time the batch added: end - max(start, latest end before)
-  // What the controller was told: the period, or with batches overlapping, the mean period of
-  // the run of batches at this n (at most the last 4 x max_in_flight); `settled` false for the
-  // first 2 x max_in_flight batches of a run (the switch from another n still shows), and in
-  // steady_state mode for a batch that found the GPU idle. Unsettled batches are no samples.
+  // What the controller was told, and whether it is a sample (`settled`). A batch that ran
+  // alone: its time. Overlapping batches: once a run at one n is longer than 2 x max_in_flight,
+  // every 2 x max_in_flight-th batch is a sample, the mean period of the last 2 x max_in_flight
+  // batches (docs/design.md, "Continuous streaming").
   double observed_ms = 0.0;
   bool settled = true;
   // Started before the batches ahead of it ended (continuous mode keeping up). False when the
