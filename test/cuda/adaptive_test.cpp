@@ -163,23 +163,27 @@ class CheckingSink : public BatchSink {
   CheckedSource& src_;
 };
 
-TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
-  constexpr std::int64_t kItems = 1 << 20;
-  auto rng = TestRng();
+// Continuous-mode options: float items through the spin kernel, its loop trips in `spin`.
+PipelineOptions SpinContinuousOptions(std::int64_t items, int max_streams, DeviceBuffer<int>& spin,
+                                      int iterations) {
+  EXPECT_EQ(cudaMemcpy(spin.data(), &iterations, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
   PipelineOptions o;
   o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
-  o.max_items_per_batch = kItems;
-  auto spin = *DeviceBuffer<int>::Create(1);
-  int zero = 0;
-  ASSERT_EQ(cudaMemcpy(spin.data(), &zero, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+  o.max_items_per_batch = items;
   o.launch = testing::SpinLauncher(spin.data());
-  // ~3 ms of kernel per batch: the GPU, not the host's copies and checks, sets the pace.
-  const int iterations = 60000;
-  ASSERT_EQ(cudaMemcpy(spin.data(), &iterations, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
-  o.max_streams = 16;
+  o.max_streams = max_streams;
   o.max_in_flight = 3;
   o.traits = CalibratedTraits();
   o.adaptive.steady_state = true;
+  return o;
+}
+
+TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
+  constexpr std::int64_t kItems = 1 << 20;
+  auto rng = TestRng();
+  auto spin = *DeviceBuffer<int>::Create(1);
+  // ~3 ms of kernel per batch: the GPU, not the host's copies and checks, sets the pace.
+  const PipelineOptions o = SpinContinuousOptions(kItems, 16, spin, 60000);
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok()) << p.status();
   ResourceCounts after_first;
@@ -246,17 +250,8 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
 TEST_F(AdaptiveGpuTest, ContinuousStreamFollowsAHostThatFallsBehind) {
   constexpr std::int64_t kItems = 1 << 18;
   auto rng = TestRng();
-  PipelineOptions o;
-  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
-  o.max_items_per_batch = kItems;
   auto spin = *DeviceBuffer<int>::Create(1);
-  int zero = 0;
-  ASSERT_EQ(cudaMemcpy(spin.data(), &zero, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
-  o.launch = testing::SpinLauncher(spin.data());
-  o.max_streams = 8;
-  o.max_in_flight = 3;
-  o.traits = CalibratedTraits();
-  o.adaptive.steady_state = true;
+  const PipelineOptions o = SpinContinuousOptions(kItems, 8, spin, 0);
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok()) << p.status();
   struct SlowSource : CheckedSource {
