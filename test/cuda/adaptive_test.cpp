@@ -63,7 +63,8 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
   o.event_log = log;
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok()) << p.status();
-  int drift_batch = -1;
+  int drift_batch = -1;  // the first drift at or after the change
+  int drifts_before = 0;
   std::vector<int> streams_seen;
   for (int b = 0; b < 160; ++b) {
     if (b == 80) {
@@ -81,7 +82,9 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
     }
     ASSERT_EQ(out.data()[kItems - 1], in.data()[kItems - 1] + 1.0f) << "batch " << b;
     for (const RederivationEvent& e : st->events) {
-      if (e.kind == EventKind::kDrift && drift_batch < 0) drift_batch = b;
+      if (e.kind != EventKind::kDrift) continue;
+      if (b < 80) ++drifts_before;
+      if (b >= 80 && drift_batch < 0) drift_batch = b;
     }
     streams_seen.push_back(st->streams);
   }
@@ -89,6 +92,8 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
   // slower batches; then one batch is re-measured).
   ASSERT_GT(drift_batch, 80) << "no drift re-derivation after the kernel changed";
   EXPECT_LE(drift_batch, 80 + 6);
+  // Stationary before the change: at most one re-derivation for a hiccup of a shared machine.
+  EXPECT_LE(drifts_before, 1);
   const auto& events = p->controller().events();
   ASSERT_GE(events.size(), 2u);
   EXPECT_EQ(events.front().kind, EventKind::kInitial);
@@ -207,7 +212,9 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
       EXPECT_GE(b.period_ms, 0.0) << i;
       EXPECT_LE(b.period_ms, b.elapsed_ms + 1e-3) << i;
       const bool timed = b.kind == PlanKind::kStreamed || b.kind == PlanKind::kExplore;
-      if (i > 0 && sink.log[i - 1].kind == PlanKind::kMeasure) EXPECT_FALSE(b.settled) << i;
+      if (i > 0 && sink.log[i - 1].kind == PlanKind::kMeasure) {
+        EXPECT_FALSE(b.settled) << i;
+      }
       if (!timed || !b.settled) continue;
       ++settled;
       if (!b.overlapped) {  // ran alone (the controller predicts latencies then): its own time
@@ -216,19 +223,19 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
       }
       // The run: batches at this n up to i, back to one that found the GPU idle, or that
       // followed another n or a non-streamed batch.
-      std::size_t run = 1;
-      for (std::size_t j = i; j > 0 && sink.log[j].overlapped; --j, ++run) {
+      std::size_t run_length = 1;
+      for (std::size_t j = i; j > 0 && sink.log[j].overlapped; --j, ++run_length) {
         const BatchStats& prev = sink.log[j - 1];
         if (prev.streams != b.streams || prev.kind == PlanKind::kMeasure ||
             prev.kind == PlanKind::kWarmup) {
           break;
         }
       }
-      EXPECT_GT(run, window) << i;
-      EXPECT_EQ((run - window) % window, 0u) << i << " run " << run;
-      double sum = 0.0;
-      for (std::size_t j = i + 1 - window; j <= i; ++j) sum += sink.log[j].period_ms;
-      EXPECT_NEAR(b.observed_ms, sum / static_cast<double>(window), 1e-9 + 1e-9 * sum) << i;
+      EXPECT_GT(run_length, window) << i;
+      EXPECT_EQ((run_length - window) % window, 0u) << i << " run " << run_length;
+      double total = 0.0;
+      for (std::size_t j = i + 1 - window; j <= i; ++j) total += sink.log[j].period_ms;
+      EXPECT_NEAR(b.observed_ms, total / static_cast<double>(window), 1e-9 + 1e-9 * total) << i;
     }
     EXPECT_GE(settled, 8) << "of 120 batches";
     // The first run warms up and measures; the second goes on with what it learned.
