@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "bench_check.hpp"
 #include "event_label.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
@@ -64,7 +65,7 @@ double MeasureH2dGbps(std::size_t bytes) {
   std::vector<double> ms;
   for (int r = 0; r < 12; ++r) {
     (void)a.Record(s);
-    cudaMemcpyAsync(d.data(), h.data(), bytes, cudaMemcpyHostToDevice, s.get());
+    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(d.data(), h.data(), bytes, cudaMemcpyHostToDevice, s.get()));
     (void)b.Record(s);
     (void)b.Wait(std::chrono::milliseconds(10000));
     if (r >= 3) ms.push_back(*ElapsedMs(a, b));

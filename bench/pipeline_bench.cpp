@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "bench_check.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -111,13 +112,14 @@ struct HandLoop {
       const std::int64_t first = k * base + std::min<std::int64_t>(k, rem);
       const std::int64_t count = base + (k < rem ? 1 : 0);
       cudaStream_t s = streams[k].get();
-      cudaMemcpyAsync(d_in.data() + first, in + first, count * sizeof(float),
-                      cudaMemcpyHostToDevice, s);
+      STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(d_in.data() + first, in + first,
+                                             count * sizeof(float), cudaMemcpyHostToDevice, s));
       LaunchAddScalar(d_in.data() + first, d_out.data() + first, count, iters, s);
-      cudaMemcpyAsync(out + first, d_out.data() + first, count * sizeof(float),
-                      cudaMemcpyDeviceToHost, s);
-      cudaEventRecord(done[k].get(), s);
-      cudaStreamWaitEvent(origin.get(), done[k].get(), 0);
+      STREAMPIPE_BENCH_CHECK(cudaGetLastError());
+      STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(out + first, d_out.data() + first,
+                                             count * sizeof(float), cudaMemcpyDeviceToHost, s));
+      STREAMPIPE_BENCH_CHECK(cudaEventRecord(done[k].get(), s));
+      STREAMPIPE_BENCH_CHECK(cudaStreamWaitEvent(origin.get(), done[k].get(), 0));
     }
     (void)end.Record(origin);
     (void)end.Wait(std::chrono::milliseconds(60000));
@@ -294,12 +296,13 @@ void BM_DirectPageable(benchmark::State& state) {
   Stream s = *Stream::Create();
   auto once = [&] {
     const auto t0 = std::chrono::steady_clock::now();
-    cudaMemcpyAsync(d_in->data(), in->data(), kItems * sizeof(float), cudaMemcpyHostToDevice,
-                    s.get());
+    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(d_in->data(), in->data(), kItems * sizeof(float),
+                                           cudaMemcpyHostToDevice, s.get()));
     LaunchAddScalar(d_in->data(), d_out->data(), kItems, 1, s.get());
-    cudaMemcpyAsync(out->data(), d_out->data(), kItems * sizeof(float), cudaMemcpyDeviceToHost,
-                    s.get());
-    cudaStreamSynchronize(s.get());
+    STREAMPIPE_BENCH_CHECK(cudaGetLastError());
+    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(out->data(), d_out->data(), kItems * sizeof(float),
+                                           cudaMemcpyDeviceToHost, s.get()));
+    STREAMPIPE_BENCH_CHECK(cudaStreamSynchronize(s.get()));
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
   for (int w = 0; w < kWarmup; ++w) once();

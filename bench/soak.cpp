@@ -14,12 +14,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "bench_check.hpp"
 #include "event_label.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -44,7 +45,7 @@ long RssKib() {
 
 std::size_t DeviceFreeMib() {
   std::size_t free = 0, total = 0;
-  cudaMemGetInfo(&free, &total);
+  STREAMPIPE_BENCH_CHECK(cudaMemGetInfo(&free, &total));
   return free >> 20;
 }
 

@@ -42,7 +42,12 @@ int main(int argc, char** argv) {
   for (float& x : a->span()) x = u(rng);
   std::vector<float> b(static_cast<std::size_t>(p) * n);
   for (float& x : b) x = u(rng);
-  cudaMemcpy(d_b->data(), b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
+  if (const cudaError_t e =
+          cudaMemcpy(d_b->data(), b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
+      e != cudaSuccess) {
+    std::fprintf(stderr, "matmul: copying B to the device: %s\n", cudaGetErrorString(e));
+    return 70;
+  }
 
   // 2. The pipeline: an item is a row of A in (p floats) and a row of C out (n floats); the
   //    launcher multiplies the rows of its sub-chunk by the resident B, on the stream it gets.

@@ -4,6 +4,8 @@
 //
 //   streampipe sweep --grid=quick
 //   streampipe sweep --grid=all --output=sweep.csv --summary=summary.md --trace-dir=traces
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +30,7 @@
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/histogram.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/workloads.hpp"
@@ -336,7 +339,12 @@ int RunSweep(const std::vector<std::string>& args) {
       auto b = DeviceBuffer<float>::Create(static_cast<std::size_t>(p) * p);
       if (!b.ok()) return Fail(kCommand, kExitSoftware, b.status());
       std::vector<float> host(static_cast<std::size_t>(p) * p, 0.5f);
-      cudaMemcpy(b->data(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice);
+      if (const cudaError_t e = cudaMemcpy(b->data(), host.data(), host.size() * sizeof(float),
+                                           cudaMemcpyHostToDevice);
+          e != cudaSuccess) {
+        return Fail(kCommand, kExitSoftware,
+                    CudaErrorStatus(e, "cudaMemcpy (matmul B)", __FILE__, __LINE__));
+      }
       const float* d = b->data();
       matmul_b.push_back(std::move(*b));
       for (const std::string& order : OrdersFor(s, false)) {

@@ -47,7 +47,10 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "trap";
   constexpr long long kItems = 1 << 20;
   int* release = nullptr;
-  cudaMallocManaged(&release, sizeof(int));
+  if (const cudaError_t e = cudaMallocManaged(&release, sizeof(int)); e != cudaSuccess) {
+    std::fprintf(stderr, "fault_child: cudaMallocManaged: %s\n", cudaGetErrorString(e));
+    return 70;
+  }
   *release = 0;
   PipelineOptions o;
   o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);

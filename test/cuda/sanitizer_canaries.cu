@@ -39,9 +39,14 @@ int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "clean";
   int* a = nullptr;
   int* b = nullptr;
-  cudaMalloc(&a, 64 * sizeof(int));
-  cudaMalloc(&b, 64 * sizeof(int));
-  cudaMemset(b, 0, 64 * sizeof(int));
+  // The set-up must work, so that what a tool reports is the broken kernel's fault.
+  for (cudaError_t e : {cudaMalloc(&a, 64 * sizeof(int)), cudaMalloc(&b, 64 * sizeof(int)),
+                        cudaMemset(b, 0, 64 * sizeof(int))}) {
+    if (e != cudaSuccess) {
+      std::fprintf(stderr, "set-up failed: %s\n", cudaGetErrorString(e));
+      return 70;
+    }
+  }
   if (std::strcmp(mode, "memcheck") == 0) {
     WritePastEnd<<<1, 65>>>(a, 64);
   } else if (std::strcmp(mode, "racecheck") == 0) {
@@ -55,7 +60,8 @@ int main(int argc, char** argv) {
   }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s: %s\n", mode, cudaGetErrorString(e));
-  if (std::strcmp(mode, "leak") != 0) cudaFree(a);
-  cudaFree(b);
+  // The leak canary leaks `a` on purpose; a failed free is reported like a failed kernel.
+  if (std::strcmp(mode, "leak") != 0 && cudaFree(a) != cudaSuccess) return 70;
+  if (cudaFree(b) != cudaSuccess) return 70;
   return 0;
 }
