@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "bench_check.hpp"
 #include "bench_kernels.hpp"
+#include "event_label.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -127,7 +129,9 @@ void TwoPhase() {
   auto out = *PinnedBuffer<float>::Create(kItems);
   for (std::int64_t i = 0; i < kItems * bench::kReduceWidth; ++i) in.data()[i] = (i % 97) * 0.01f;
   const HostBatch batch{in.data(), out.data(), kItems};
-  auto set_spin = [&](int v) { cudaMemcpy(spin.data(), &v, sizeof(int), cudaMemcpyHostToDevice); };
+  auto set_spin = [&](int v) {
+    STREAMPIPE_BENCH_CHECK(cudaMemcpy(spin.data(), &v, sizeof(int), cudaMemcpyHostToDevice));
+  };
   // Phase B's kernel: g_heavy_ratio times the copy-in time.
   auto probe = StreamPipeline::Create(Base(kItems, in_b, 4, bench::ReduceSpinLauncher(spin.data())));
   set_spin(1000);
@@ -211,11 +215,20 @@ class ReplaySource : public BatchSource {
  private:
   std::int64_t left_, items_;
 };
-class NullSink : public BatchSink {
+// Keeps each batch's period, to report the second half of a run (after the choice settled).
+class PeriodSink : public BatchSink {
  public:
-  absl::Status Consume(std::span<const std::byte>, const BatchStats&) override {
+  absl::Status Consume(std::span<const std::byte>, const BatchStats& stats) override {
+    periods.push_back(stats.period_ms);
     return absl::OkStatus();
   }
+  double SecondHalfMean() const {
+    if (periods.size() < 2) return 0.0;
+    double sum = 0.0;
+    for (std::size_t i = periods.size() / 2; i < periods.size(); ++i) sum += periods[i];
+    return sum / static_cast<double>(periods.size() - periods.size() / 2);
+  }
+  std::vector<double> periods;
 };
 
 void Continuous() {
@@ -226,8 +239,8 @@ void Continuous() {
   std::printf("\n== continuous: 64 MiB each way, add-scalar iters 1, %lld batches; duplex bound "
               "%.4f ms/batch at 98.7 GB/s (anchors)\n",
               static_cast<long long>(g_batches), bound_ms);
-  std::printf("%-10s %-9s %10s %10s %10s %9s %9s\n", "in_flight", "n", "period_ms", "wall_ms",
-              "GB/s", "vs_bound", "explored");
+  std::printf("%-10s %-9s %10s %10s %10s %9s %9s %11s  %s\n", "in_flight", "n", "period_ms",
+              "wall_ms", "GB/s", "vs_bound", "explored", "2nd_half/bd", "n over time (first batch:n)");
   for (int in_flight : {1, 2, 3}) {
     for (std::optional<int> n : std::vector<std::optional<int>>{std::nullopt, 1, 2, 4, 16}) {
       g_iters = 1;
@@ -240,11 +253,12 @@ void Continuous() {
         return;
       }
       ReplaySource warm(8, kItems);
-      NullSink sink;
+      PeriodSink warm_sink;
       ContinuousOptions co;
       co.streams = n;
-      (void)p->RunContinuous(warm, sink, co);
+      (void)p->RunContinuous(warm, warm_sink, co);
       ReplaySource src(g_batches, kItems);
+      PeriodSink sink;
       absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink, co);
       if (!s.ok()) {
         std::cerr << s.status() << "\n";
@@ -252,10 +266,27 @@ void Continuous() {
       }
       const double period = s->device_ms / static_cast<double>(s->batches);
       const int final_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
-      std::printf("%-10d %-9s %10.4f %10.4f %10.2f %9.4f %9lld\n", in_flight,
+      std::string path;
+      if (!n) {
+        std::size_t shown = 0;
+        for (const auto& [first, streams] : s->streams_changes) {
+          if (++shown > 40) {
+            path += "...";
+            break;
+          }
+          path += absl::StrFormat("%lld:%d ", static_cast<long long>(first), streams);
+        }
+      }
+      for (const RederivationEvent& e : s->events) {
+        path += absl::StrFormat("[%s %d->%d] ", bench::EventLabel(e), e.old_streams,
+                                e.new_streams);
+      }
+      const double half = sink.SecondHalfMean();
+      std::printf("%-10d %-9s %10.4f %10.4f %10.2f %9.4f %9lld %11.4f  %s\n", in_flight,
                   n ? absl::StrFormat("%d", *n).c_str() : absl::StrFormat("auto(%d)", final_n).c_str(),
                   period, s->wall_ms / static_cast<double>(s->batches), bytes / (period * 1e6),
-                  bound_ms / period, static_cast<long long>(s->explored_batches));
+                  bound_ms / period, static_cast<long long>(s->explored_batches),
+                  half > 0.0 ? bound_ms / half : 0.0, path.c_str());
     }
   }
   if (bound_cal_ms > 0) {
