@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Prediction error of the sweep's models broken down by grid, issue order and n.
+
+    bench/sweep_breakdown.py SWEEP_CSV [MODEL ...]
+
+Reads the CSV that `streampipe sweep --output=...` writes and prints, per subset of the points
+(all; each grid; symmetric depth-first; n <= 32; n within [n*/2, 2 n*] of the best measured n
+of its configuration), the median and maximum of |predicted - measured| / measured for each
+model (default: current, calibrated, werkhoven-2ce), then the worst point of each model.
+Only the Python standard library is used.
+"""
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+
+def error(row, model):
+    measured = float(row["median_ms"])
+    return abs(float(row["pred_" + model]) - measured) / measured
+
+
+def config_key(row):
+    return tuple(row[k] for k in ("workload", "grid", "in_bytes", "out_bytes", "intensity", "order"))
+
+
+def near_best(rows):
+    """The points whose n lies within [n*/2, 2 n*] of their configuration's best measured n."""
+    by_config = defaultdict(list)
+    for row in rows:
+        by_config[config_key(row)].append(row)
+    out = []
+    for points in by_config.values():
+        best = int(min(points, key=lambda r: float(r["median_ms"]))["streams"])
+        out += [r for r in points if best / 2 <= int(r["streams"]) <= 2 * best]
+    return out
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 64
+    try:
+        with open(argv[1], newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        print(f"sweep_breakdown: cannot read {argv[1]}: {e.strerror}", file=sys.stderr)
+        return 66
+    models = argv[2:] or ["current", "calibrated", "werkhoven-2ce"]
+    missing = [m for m in models if rows and "pred_" + m not in rows[0]]
+    if not rows or missing:
+        print(f"sweep_breakdown: {argv[1]}: no rows or no column for {missing}", file=sys.stderr)
+        return 65
+    sym_df = [r for r in rows if r["grid"] == "symmetric" and r["order"] == "depth-first"]
+    subsets = [("all points", rows)]
+    for grid in sorted({r["grid"] for r in rows}):
+        subsets.append((f"grid {grid}", [r for r in rows if r["grid"] == grid]))
+    subsets += [
+        ("symmetric, depth-first", sym_df),
+        ("n <= 32", [r for r in rows if int(r["streams"]) <= 32]),
+        ("symmetric, depth-first, n <= 32", [r for r in sym_df if int(r["streams"]) <= 32]),
+        ("n within [n*/2, 2 n*]", near_best(rows)),
+        ("symmetric, depth-first, n within [n*/2, 2 n*]", near_best(sym_df)),
+    ]
+    header = "| subset | points | " + " | ".join(f"{m} median / max" for m in models) + " |"
+    print(header)
+    print("| --- | ---: | " + " | ".join("---:" for _ in models) + " |")
+    for name, subset in subsets:
+        if not subset:
+            continue
+        cells = []
+        for m in models:
+            errors = [error(r, m) for r in subset]
+            cells.append(f"{100 * statistics.median(errors):.1f} % / {100 * max(errors):.1f} %")
+        print(f"| {name} | {len(subset)} | " + " | ".join(cells) + " |")
+    print()
+    for m in models:
+        worst = max(rows, key=lambda r: error(r, m))
+        print(f"worst {m}: {worst['workload']} {worst['grid']} intensity {worst['intensity']} "
+              f"{worst['order']} n={worst['streams']}: measured {float(worst['median_ms']):.3f} ms, "
+              f"predicted {float(worst['pred_' + m]):.3f} ms ({100 * error(worst, m):.1f} %)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
