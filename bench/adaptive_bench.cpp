@@ -1,14 +1,14 @@
 // Adaptive re-derivation on the GPU (issue 4 evidence):
 //   stationary  - each add-scalar row (64 MiB each way): the adaptive pipeline over many batches
 //                 against the best fixed n found by exhaustive search (goal >= 0.98);
-//   two-phase   - 26 MiB in, 100 KB out, a kernel whose cost switches mid-run: adaptive against
+//   two-phase   - 6.5 MiB in, 26 KB out, a kernel whose cost switches mid-run: adaptive against
 //                 the per-phase best (goal >= 0.97, re-derivations included) and against the
 //                 best single fixed n (goal: >= 5 % faster);
 //   continuous  - symmetric 64 MiB batches streamed back to back: throughput against the duplex
 //                 copy bound (goal >= 0.95).
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
 //   adaptive_bench [stationary|two-phase|continuous|all] [--batches=N] [--two-phase-mib=6.5]
-//                  [--heavy-ratio=2]
+//                  [--heavy-ratio=2] [--measure-batches=1]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -38,6 +38,7 @@ double g_duplex_gbps = 0.0;
 std::int64_t g_batches = 400;
 double g_two_phase_mib = 6.5;   // batch size of the two-phase workload
 double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
+int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
 const int kCandidates[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 double Median(std::vector<double> v) {
@@ -55,6 +56,7 @@ PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, 
   o.traits = g_traits;
   o.adaptive.candidates.max_streams = 128;
   o.adaptive.candidates.powers_of_two = true;
+  o.adaptive.measure_batches = g_measure_batches;
   return o;
 }
 
@@ -308,6 +310,8 @@ int main(int argc, char** argv) {
       g_two_phase_mib = std::atof(argv[i] + 16);
     } else if (std::strncmp(argv[i], "--heavy-ratio=", 14) == 0) {
       g_heavy_ratio = std::atof(argv[i] + 14);
+    } else if (std::strncmp(argv[i], "--measure-batches=", 18) == 0) {
+      g_measure_batches = std::atoi(argv[i] + 18);
     } else {
       what = argv[i];
     }

@@ -48,6 +48,9 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
 
     s->Int("adaptive.warmup_batches", [](C& c) -> int& { return c.adaptive.warmup_batches; }, 0,
            1000, "non-streamed batches run first and not timed (module loading, first use)");
+    s->Int("adaptive.measure_batches", [](C& c) -> int& { return c.adaptive.measure_batches; },
+           1, 15, "non-streamed batches per (re-)measurement; the median of their parts is "
+           "used (more than 1 resists a GPU shared with bursts of other work)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },

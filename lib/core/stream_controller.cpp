@@ -19,7 +19,35 @@ std::vector<double> Recent(const std::vector<double>& v, std::size_t k) {
   return {v.end() - static_cast<long>(std::min(k, v.size())), v.end()};
 }
 
+double MedianOf(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
 }  // namespace
+
+BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches) {
+  if (batches.size() == 1) return batches.front();
+  // Per-item medians of each part, at the item count of the last batch (the newest size).
+  BatchObservation out = batches.back();
+  auto median = [&](auto get) {
+    std::vector<double> v;
+    for (const BatchObservation& b : batches) {
+      v.push_back(get(b) * static_cast<double>(out.items) / static_cast<double>(b.items));
+    }
+    return MedianOf(std::move(v));
+  };
+  out.measured_ms = median([](const BatchObservation& b) { return b.measured_ms; });
+  out.components.h2d_ms = median([](const BatchObservation& b) { return b.components.h2d_ms; });
+  out.components.kernel_ms =
+      median([](const BatchObservation& b) { return b.components.kernel_ms; });
+  out.components.d2h_ms = median([](const BatchObservation& b) { return b.components.d2h_ms; });
+  out.h2d_bytes = median([](const BatchObservation& b) { return b.h2d_bytes; });
+  out.d2h_bytes = median([](const BatchObservation& b) { return b.d2h_bytes; });
+  return out;
+}
 
 const char* PlanKindName(PlanKind kind) {
   switch (kind) {
@@ -85,6 +113,7 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
   };
   for (absl::Status r : {
            range("warmup_batches", o.warmup_batches, 0, 1000),
+           range("measure_batches", o.measure_batches, 1, 15),
            range("cooldown_batches", o.cooldown_batches, 1, 100000),
            range("exploration budget", o.exploration.budget, 0.0, 0.5),
            range("exploration burst", o.exploration.burst, 0, 100),
@@ -110,12 +139,7 @@ StreamController::StreamController(std::unique_ptr<StreamModel> model, DeviceTra
       detector_(options.detector),
       c_(traits_.stream_overhead_ms) {}
 
-double StreamController::Median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+double StreamController::Median(std::vector<double> v) { return MedianOf(std::move(v)); }
 
 double StreamController::ModelMs(int n, double c) const {
   ModelTerms t = *terms_;
@@ -287,12 +311,18 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     return {PlanKind::kWarmup, 1, 0.0, generation_};
   }
   if (measure_pending_) {
+    if (measures_planned_ < options_.measure_batches) {
+      ++measures_planned_;
+      return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0, generation_};
+    }
     // Until the measurement comes back, keep running the current choice (its samples belong
     // to the old generation and are ignored).
     return {PlanKind::kStreamed, ClampToItems(n_star_, items), 0.0, generation_};
   }
   if (!reference_ || need_measure_) {
     measure_pending_ = true;
+    measures_planned_ = 1;
+    measures_.clear();
     return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0, generation_};
   }
   if (explore_left_ > 0) {
@@ -407,7 +437,16 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       return absl::OkStatus();
     case PlanKind::kMeasure: {
       const bool first = !reference_.has_value();
-      reference_ = obs;
+      if (plan.generation == kNoGeneration) {
+        reference_ = obs;  // a measurement the user asked for: that batch alone
+      } else {
+        measures_.push_back(obs);
+        if (static_cast<int>(measures_.size()) < options_.measure_batches) {
+          return absl::OkStatus();
+        }
+        reference_ = MedianMeasurement(measures_);
+      }
+      measures_.clear();
       measure_pending_ = false;
       if (first) {
         Derive(EventKind::kInitial, "first non-streamed measurement", obs.measured_ms);

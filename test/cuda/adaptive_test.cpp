@@ -254,6 +254,45 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
 // A continuous stream whose source is slower than the GPU: batches run alone, their times
 // are latencies. The pipeline must notice (an event), switch the controller to the batch model,
 // and keep sampling (drift detection stays alive), with every result exact.
+// adaptive.measure_batches = 3: every (re-)measurement is three non-streamed batches in a row,
+// the derivation comes with the third, and results stay exact and in order around them.
+TEST_F(AdaptiveGpuTest, SeveralMeasuredBatchesPerDerivationInContinuousMode) {
+  constexpr std::int64_t kItems = 1 << 20;
+  auto rng = TestRng();
+  auto spin = *DeviceBuffer<int>::Create(1);
+  PipelineOptions o = SpinContinuousOptions(kItems, 16, spin, 60000);
+  o.adaptive.measure_batches = 3;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  for (int run = 0; run < 2; ++run) {
+    if (run == 1) p->RequestRemeasure("test: forced");
+    CheckedSource src(40, kItems, rng);
+    CheckingSink sink(src);
+    absl::StatusOr<ContinuousSummary> sum = p->RunContinuous(src, sink);
+    ASSERT_TRUE(sum.ok()) << sum.status();
+    EXPECT_EQ(sum->batches, 40);
+    EXPECT_EQ(sink.mismatches, 0);
+    EXPECT_EQ(sink.out_of_order, 0);
+    std::vector<std::size_t> measures;
+    std::vector<std::size_t> derived_at;
+    for (std::size_t i = 0; i < sink.log.size(); ++i) {
+      if (sink.log[i].kind == PlanKind::kMeasure) measures.push_back(i);
+      for (const RederivationEvent& e : sink.log[i].events) {
+        // The derivations that measurements make (not an explored neighbour winning).
+        if (e.kind == EventKind::kInitial || e.reason.find("forced") != std::string::npos) {
+          derived_at.push_back(i);
+        }
+      }
+    }
+    ASSERT_EQ(measures.size(), 3u) << "run " << run;
+    EXPECT_EQ(measures[2], measures[0] + 2) << "three in a row";
+    ASSERT_EQ(derived_at.size(), 1u) << "run " << run;
+    EXPECT_EQ(derived_at[0], measures[2]) << "derived with the third";
+    EXPECT_EQ(sink.log[derived_at[0]].events.front().kind,
+              run == 0 ? EventKind::kInitial : EventKind::kDrift);
+  }
+}
+
 TEST_F(AdaptiveGpuTest, ContinuousStreamFollowsAHostThatFallsBehind) {
   constexpr std::int64_t kItems = 1 << 18;
   auto rng = TestRng();

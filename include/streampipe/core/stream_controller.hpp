@@ -91,6 +91,10 @@ struct ExplorationOptions {
 struct AdaptiveOptions {
   CandidateOptions candidates;  // bounds on n; num_items is set per batch
   int warmup_batches = 1;
+  // Non-streamed batches per (re-)measurement; the derivation uses their median components
+  // (per item). 1 is the papers' method; more resist a GPU shared with bursts of other work,
+  // where one batch may measure the burst.
+  int measure_batches = 1;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
@@ -101,6 +105,10 @@ struct AdaptiveOptions {
 
 // InvalidArgument naming the field for out-of-range options.
 absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
+
+// The measurement that several non-streamed batches make together: the median of each part
+// per item, scaled to the last batch's item count (items > 0 in each; not empty).
+BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches);
 
 enum class EventKind {
   kInitial,      // the first derivation
@@ -183,7 +191,9 @@ class StreamController {
   AdaptiveOptions options_;
   DriftDetector detector_;
   int warmups_planned_ = 0;
-  bool measure_pending_ = false;  // a kMeasure plan is in flight, not yet observed
+  bool measure_pending_ = false;  // a measurement is planned, not yet fully observed
+  int measures_planned_ = 0;      // kMeasure plans of the pending measurement
+  std::vector<BatchObservation> measures_;  // its batches observed so far
   std::int64_t generation_ = 0;   // derivations so far
   std::optional<BatchObservation> reference_;
   std::optional<ModelTerms> terms_;  // at the reference item count, c = 0
