@@ -23,6 +23,7 @@
 #include "bench_check.hpp"
 #include "bench_kernels.hpp"
 #include "event_label.hpp"
+#include "streampipe/core/statistics.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -40,11 +41,6 @@ double g_two_phase_mib = 6.5;   // batch size of the two-phase workload
 double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
 int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
 const int kCandidates[] = {1, 2, 4, 8, 16, 32, 64, 128};
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, KernelLauncher l) {
   PipelineOptions o;

@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "bench_check.hpp"
 #include "event_label.hpp"
+#include "streampipe/core/statistics.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -70,8 +71,7 @@ double MeasureH2dGbps(std::size_t bytes) {
     (void)b.Wait(std::chrono::milliseconds(10000));
     if (r >= 3) ms.push_back(*ElapsedMs(a, b));
   }
-  std::sort(ms.begin(), ms.end());
-  return static_cast<double>(bytes) / (ms[ms.size() / 2] * 1e6);
+  return static_cast<double>(bytes) / (Median(ms) * 1e6);
 }
 
 // Runs `batches` synchronous batches; returns device ms in total (optionally per batch).

@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bench_check.hpp"
+#include "streampipe/core/statistics.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
@@ -74,11 +75,6 @@ bool Init() {
   for (std::int64_t i = 0; i < kItems; ++i) s.in.data()[i] = static_cast<float>(i % 1000);
   s.ok = true;
   return true;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 // The hand-written loop a careful engineer would write: streams and events created once,

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "streampipe/core/json_writer.hpp"
+#include "streampipe/core/statistics.hpp"
 
 namespace streampipe {
 namespace {
@@ -19,13 +20,6 @@ std::vector<double> Recent(const std::vector<double>& v, std::size_t k) {
   return {v.end() - static_cast<long>(std::min(k, v.size())), v.end()};
 }
 
-double MedianOf(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 }  // namespace
 
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches) {
@@ -37,7 +31,7 @@ BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches)
     for (const BatchObservation& b : batches) {
       v.push_back(get(b) * static_cast<double>(out.items) / static_cast<double>(b.items));
     }
-    return MedianOf(std::move(v));
+    return streampipe::Median(std::move(v));
   };
   out.measured_ms = median([](const BatchObservation& b) { return b.measured_ms; });
   out.components.h2d_ms = median([](const BatchObservation& b) { return b.components.h2d_ms; });
@@ -139,7 +133,9 @@ StreamController::StreamController(std::unique_ptr<StreamModel> model, DeviceTra
       detector_(options.detector),
       c_(traits_.stream_overhead_ms) {}
 
-double StreamController::Median(std::vector<double> v) { return MedianOf(std::move(v)); }
+double StreamController::Median(std::vector<double> v) {
+  return v.empty() ? 0.0 : streampipe::Median(std::move(v));
+}
 
 double StreamController::ModelMs(int n, double c) const {
   ModelTerms t = *terms_;

@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "streampipe/core/statistics.hpp"
 
 namespace streampipe {
 namespace {
@@ -300,13 +301,6 @@ struct Config {
   std::map<int, double> median;  // n -> median_ms
   int best_n = 0;
 };
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return kNaN;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
 
 // Running mean of ratios.
 struct Mean {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/least_squares.hpp"
 #include "streampipe/core/model.hpp"
+#include "streampipe/core/statistics.hpp"
 #include "streampipe/core/werkhoven.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/error.hpp"
@@ -23,11 +24,6 @@ namespace streampipe {
 namespace {
 
 constexpr std::chrono::milliseconds kTimeout{30000};
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 struct Bench {
   Stream s1, s2;

@@ -1,0 +1,27 @@
+#include "streampipe/core/statistics.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace streampipe {
+namespace {
+
+TEST(MedianTest, OddCountIsTheMiddleValue) {
+  EXPECT_DOUBLE_EQ(Median({5.0, 1.0, 3.0}), 3.0);
+  EXPECT_DOUBLE_EQ(Median({2.5}), 2.5);
+}
+
+TEST(MedianTest, EvenCountIsTheMeanOfTheTwoMiddleValues) {
+  EXPECT_DOUBLE_EQ(Median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_DOUBLE_EQ(Median({10.0, -2.0}), 4.0);
+}
+
+TEST(MedianTest, AnOutlierDoesNotMoveIt) {
+  EXPECT_DOUBLE_EQ(Median({1.0, 1.1, 0.9, 1e9, 1.0}), 1.0);
+}
+
+TEST(MedianTest, NoValuesIsNaN) { EXPECT_TRUE(std::isnan(Median({}))); }
+
+}  // namespace
+}  // namespace streampipe
