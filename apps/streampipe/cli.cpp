@@ -141,7 +141,28 @@ std::string FlagSet::Usage() const {
     if (!f.default_text.empty()) absl::StrAppend(&u, " (default: ", f.default_text, ")");
     u += "\n";
   }
+  if (accept_overrides_) {
+    u += "  --table.key=VALUE\n      override one configuration key (docs/config.md)\n";
+  }
   return u;
+}
+
+std::optional<int> FlagSet::ParseCommandLine(const std::vector<std::string>& args,
+                                             bool positionals_allowed,
+                                             std::string_view positional_hint) {
+  const absl::Status s = Parse(args);
+  if (!s.ok()) return Fail(command_, kExitUsage, s);
+  if (help_) {
+    std::cout << Usage();
+    return kExitOk;
+  }
+  if (!positionals_allowed && !positional_.empty()) {
+    return Fail(command_, kExitUsage,
+                absl::StrCat("unexpected argument '", positional_[0], "'",
+                              positional_hint.empty() ? "" : " ",
+                              std::string(positional_hint)));
+  }
+  return std::nullopt;
 }
 
 int Fail(std::string_view command, int code, std::string_view message) {

@@ -7,6 +7,7 @@
 #define STREAMPIPE_APPS_CLI_HPP_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,6 +44,14 @@ class FlagSet {
   // --bool, --no-bool, and "--" to end flags; "-" is a positional (stdin). InvalidArgument
   // naming the flag and value on any error.
   absl::Status Parse(const std::vector<std::string>& args);
+
+  // What every command does with its arguments: Parse, then either std::nullopt (go on) or the
+  // exit code to return at once: kExitUsage after printing the error, kExitOk after printing
+  // the usage for --help. A positional argument is an error unless `positionals_allowed`; the
+  // message then ends with `positional_hint` when given.
+  std::optional<int> ParseCommandLine(const std::vector<std::string>& args,
+                                      bool positionals_allowed = false,
+                                      std::string_view positional_hint = "");
 
   // Accept --table.key=value flags (keys of the configuration file) and collect them in order
   // instead of rejecting them as unknown.

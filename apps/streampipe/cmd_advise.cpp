@@ -137,20 +137,11 @@ int RunAdvise(const std::vector<std::string>& args) {
          "the flags above override single parameters");
   fs.Add("json", &f.json, "print JSON instead of a table");
 
-  absl::Status s = fs.Parse(args);
-  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
-  if (fs.help_requested()) {
-    std::cout << fs.Usage();
-    return kExitOk;
-  }
-  if (!fs.positional().empty()) {
-    return Fail(kCommand, kExitUsage,
-                absl::StrCat("unexpected argument '", fs.positional()[0], "'"));
-  }
+  if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   for (const auto& [name, v] :
        {std::pair<const char*, double>{"h2d-ms", f.h2d_ms}, {"kernel-ms", f.kernel_ms},
         {"d2h-ms", f.d2h_ms}, {"h2d-bytes", f.h2d_bytes}, {"d2h-bytes", f.d2h_bytes}}) {
-    s = RequireFiniteNonNegative(fs, name, v);
+    const absl::Status s = RequireFiniteNonNegative(fs, name, v);
     if (!s.ok()) return Fail(kCommand, kExitUsage, s);
   }
   if (f.h2d_ms + f.kernel_ms + f.d2h_ms + f.h2d_bytes + f.d2h_bytes == 0.0) {

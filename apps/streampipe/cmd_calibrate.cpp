@@ -29,15 +29,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   fs.Add("quick", &quick, "fewer sizes and repetitions (about 0.3 s)");
   fs.Add("repetitions", &repetitions, "repetitions per measurement (medians)");
   fs.Add("max-mib", &max_mib, "largest copy in MiB");
-  absl::Status s = fs.Parse(args);
-  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
-  if (fs.help_requested()) {
-    std::cout << fs.Usage();
-    return kExitOk;
-  }
-  if (!fs.positional().empty()) {
-    return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0], "'"));
-  }
+  if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (repetitions < 1 || repetitions > 1001) {
     return Fail(kCommand, kExitUsage,
                 absl::StrCat("--repetitions=", repetitions, ": must be in [1, 1001]"));
@@ -92,7 +84,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cout << DeviceProfileToml(c->profile);
     return kExitOk;
   }
-  s = WriteDeviceProfile(output, c->profile);
+  const absl::Status s = WriteDeviceProfile(output, c->profile);
   if (!s.ok()) return Fail(kCommand, kExitIoErr, s);
   std::cerr << "wrote " << output << "\n";
   return kExitOk;

@@ -19,16 +19,9 @@ int RunConfig(const std::vector<std::string>& args) {
   fs.Add("no-comments", &no_comments, "print keys and values only");
   fs.Add("markdown", &markdown, "print the reference table of every key (docs/config.md)");
   fs.AcceptConfigOverrides();
-  absl::Status s = fs.Parse(args);
-  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
-  if (fs.help_requested()) {
-    std::cout << fs.Usage()
-              << "  --table.key=VALUE\n      override one key of the file (docs/config.md)\n";
-    return kExitOk;
-  }
-  if (!fs.positional().empty()) {
-    return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0],
-                                                   "' (give the file as --config=FILE)"));
+  if (std::optional<int> done =
+          fs.ParseCommandLine(args, false, "(give the file as --config=FILE)")) {
+    return *done;
   }
   if (markdown) {
     std::cout << PipelineConfigMarkdown();

@@ -10,12 +10,7 @@ namespace streampipe::cli {
 
 int RunDevices(const std::vector<std::string>& args) {
   FlagSet fs("devices", "");
-  absl::Status s = fs.Parse(args);
-  if (!s.ok()) return Fail("devices", kExitUsage, s);
-  if (fs.help_requested()) {
-    std::cout << fs.Usage();
-    return kExitOk;
-  }
+  if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   const int n = CudaDeviceCount();
   if (n == 0) {
     std::cout << "no CUDA device: " << NoDeviceReason() << "\n";

@@ -232,12 +232,8 @@ int RunHistogram(const std::vector<std::string>& args) {
   fs.Add("verify", &verify, "check every GPU histogram against the CPU (slow)");
   fs.Add("quiet", &quiet, "no live status line and no summary");
   fs.AcceptConfigOverrides();
-  absl::Status s = fs.Parse(args);
-  if (!s.ok()) return Fail(kCommand, kExitUsage, s);
-  if (fs.help_requested()) {
-    std::cout << fs.Usage()
-              << "  --table.key=VALUE\n      override one configuration key (docs/config.md)\n";
-    return kExitOk;
+  if (std::optional<int> done = fs.ParseCommandLine(args, /*positionals_allowed=*/true)) {
+    return *done;
   }
   if (device != "gpu" && device != "cpu") {
     return Fail(kCommand, kExitUsage, absl::StrCat("--device=", device, ": must be gpu or cpu"));

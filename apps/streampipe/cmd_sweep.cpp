@@ -235,15 +235,7 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("repetitions", &s.repetitions, "timed batches per point (medians)");
   fs.Add("warmup", &s.warmup, "untimed batches before each point");
   fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
-  absl::Status st = fs.Parse(args);
-  if (!st.ok()) return Fail(kCommand, kExitUsage, st);
-  if (fs.help_requested()) {
-    std::cout << fs.Usage();
-    return kExitOk;
-  }
-  if (!fs.positional().empty()) {
-    return Fail(kCommand, kExitUsage, absl::StrCat("unexpected argument '", fs.positional()[0], "'"));
-  }
+  if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   absl::StatusOr<std::vector<std::string>> grids =
       ParseNameList(grid, {"quick", "symmetric", "asymmetric", "matmul", "histogram", "all"});
   if (!grids.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(grids.status(), "--grid"));

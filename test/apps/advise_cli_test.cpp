@@ -62,6 +62,16 @@ TEST(AdviseCliTest, BadArgumentsExitWithUsageAndNameTheProblem) {
   }
 }
 
+TEST(AdviseCliTest, EveryCommandWithoutInputsRejectsAStrayArgument) {
+  for (const std::string command : {"advise", "calibrate", "config", "devices", "sweep"}) {
+    CommandResult r = RunCommand(kBin + " " + command + " stray");
+    EXPECT_EQ(r.exit_code, 64) << command;
+    EXPECT_NE(r.err.find("streampipe " + command + ": unexpected argument 'stray'"),
+              std::string::npos)
+        << command << " -> " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

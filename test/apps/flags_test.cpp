@@ -19,6 +19,36 @@ struct Fixture {
   }
 };
 
+TEST(FlagSetTest, ParseCommandLineSaysWhetherTheCommandGoesOn) {
+  {
+    Fixture f;
+    EXPECT_EQ(f.fs.ParseCommandLine({"--count=2"}), std::nullopt);
+    EXPECT_EQ(f.i, 2);
+  }
+  {
+    Fixture f;
+    EXPECT_EQ(f.fs.ParseCommandLine({"--help"}), std::optional<int>(kExitOk));
+  }
+  {
+    Fixture f;
+    EXPECT_EQ(f.fs.ParseCommandLine({"--frobnicate"}), std::optional<int>(kExitUsage));
+  }
+  {
+    Fixture f;  // positionals: an error unless allowed
+    EXPECT_EQ(f.fs.ParseCommandLine({"in.y4m"}), std::optional<int>(kExitUsage));
+    Fixture g;
+    EXPECT_EQ(g.fs.ParseCommandLine({"in.y4m"}, /*positionals_allowed=*/true), std::nullopt);
+    EXPECT_EQ(g.fs.positional(), std::vector<std::string>{"in.y4m"});
+  }
+}
+
+TEST(FlagSetTest, UsageListsConfigOverridesWhenAccepted) {
+  Fixture f;
+  EXPECT_EQ(f.fs.Usage().find("--table.key"), std::string::npos);
+  f.fs.AcceptConfigOverrides();
+  EXPECT_NE(f.fs.Usage().find("--table.key=VALUE"), std::string::npos);
+}
+
 TEST(FlagSetTest, ParsesAllForms) {
   Fixture f;
   ASSERT_TRUE(f.fs.Parse({"--name=abc", "--ms", "2.5", "in.y4m", "--count=7", "--json", "-"}).ok());
