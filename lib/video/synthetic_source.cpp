@@ -125,10 +125,9 @@ class SyntheticSource final : public FrameSource {
 
   absl::StatusOr<ReadResult> Read(std::span<std::byte> dst, std::int64_t max_frames) override {
     const std::size_t item = format_.item_bytes();
-    if (max_frames < 0 || static_cast<std::uint64_t>(max_frames) > dst.size() / item) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("synthetic source: Read of ", max_frames, " frames of ", item,
-                       " bytes into a buffer of ", dst.size(), " bytes"));
+    if (absl::Status bad = CheckReadRequest("synthetic source", item, dst.size(), max_frames);
+        !bad.ok()) {
+      return bad;
     }
     ReadResult r;
     while (r.frames < max_frames && next_ < options_.frames &&

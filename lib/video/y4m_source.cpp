@@ -241,10 +241,8 @@ class Y4mSource final : public FrameSource {
   absl::StatusOr<ReadResult> Read(std::span<std::byte> dst, std::int64_t max_frames) override {
     if (!error_.ok()) return error_;
     const std::size_t item = format_.item_bytes();
-    if (max_frames < 0 || static_cast<std::uint64_t>(max_frames) > dst.size() / item) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(name_, ": Read of ", max_frames, " frames of ", item,
-                       " bytes into a buffer of ", dst.size(), " bytes"));
+    if (absl::Status bad = CheckReadRequest(name_, item, dst.size(), max_frames); !bad.ok()) {
+      return bad;
     }
     ReadResult r;
     if (ended_) {

@@ -45,6 +45,39 @@ TEST(RawSourceTest, Gray8AndRgb24FramesComeOutWhole) {
   }
 }
 
+TEST(CheckReadRequestTest, NamesTheSourceAndTheSizes) {
+  EXPECT_TRUE(CheckReadRequest("s", 10, 30, 3).ok());
+  EXPECT_TRUE(CheckReadRequest("s", 10, 30, 0).ok());
+  const absl::Status small = CheckReadRequest("cam.raw", 10, 29, 3);
+  EXPECT_EQ(small.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Msg(small), "cam.raw: Read of 3 frames of 10 bytes into a buffer of 29 bytes");
+  EXPECT_EQ(CheckReadRequest("s", 10, 30, -1).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Every source rejects a bad request with that message and stays usable.
+TEST(RawSourceTest, BadReadRequestIsRejectedAndTheSourceStaysUsable) {
+  VIDEO_TEST_RNG(rng);
+  const std::vector<std::byte> data = RandomBytes(rng, 2 * 6);
+  std::istringstream in(AsString(data));
+  auto raw = MakeRawSource(in, 3, 2, PixelFormat::kGray8, "two.raw");
+  ASSERT_TRUE(raw.ok()) << raw.status();
+  SyntheticOptions so;
+  so.width = 3;
+  so.height = 2;
+  so.frames = 2;
+  auto synthetic = MakeSyntheticSource(so);
+  ASSERT_TRUE(synthetic.ok()) << synthetic.status();
+  for (FrameSource* src : {raw->get(), synthetic->get()}) {
+    std::vector<std::byte> buf(12);
+    absl::StatusOr<ReadResult> r = src->Read(buf, 3);
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(Msg(r.status()), HasSubstr(": Read of 3 frames of 6 bytes into a buffer of 12"));
+    r = src->Read(buf, 2);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->frames, 2);
+  }
+}
+
 TEST(RawSourceTest, PlanarYuvKeepsLuma) {
   VIDEO_TEST_RNG(rng);
   // 5x3 yuv420p: 15 luma + 2 * 3*2 chroma = 27 bytes.

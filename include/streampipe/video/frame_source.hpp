@@ -24,7 +24,9 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "streampipe/video/frame_format.hpp"
 
@@ -68,6 +70,11 @@ class FrameSource {
   // Frames returned so far.
   virtual std::int64_t frames_read() const = 0;
 };
+
+// For implementations of Read: the InvalidArgument for a bad request (max_frames < 0, or dst
+// smaller than max_frames frames of item_bytes), naming `source`; OK otherwise.
+absl::Status CheckReadRequest(std::string_view source, std::size_t item_bytes,
+                              std::size_t dst_bytes, std::int64_t max_frames);
 
 // ---- YUV4MPEG2 ----
 //
