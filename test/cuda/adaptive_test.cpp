@@ -28,19 +28,7 @@ using testing::FillRandom;
 using testing::Poison;
 using testing::TestRng;
 
-class AdaptiveGpuTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    STREAMPIPE_REQUIRE_GPU();
-    before_ = LiveResources();
-  }
-  void TearDown() override {
-    if (!IsSkipped()) {
-      EXPECT_EQ(LiveResources(), before_) << "a CUDA resource leaked";
-    }
-  }
-  ResourceCounts before_;
-};
+class AdaptiveGpuTest : public testing::NoLeakGpuTest {};
 
 TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
   constexpr std::int64_t kItems = 4 << 20;  // 16 MiB each way

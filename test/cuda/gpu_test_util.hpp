@@ -12,6 +12,7 @@
 #include "streampipe/core/model_types.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/resource_counts.hpp"
 
 namespace streampipe::testing {
 
@@ -28,6 +29,22 @@ namespace streampipe::testing {
       GTEST_SKIP() << "no CUDA device: " << ::streampipe::NoDeviceReason();           \
     }                                                                                 \
   } while (false)
+
+// A GPU test that must leave no CUDA resource behind: skips without a device, and checks
+// after the test that the live streams, events and buffers are what they were before it.
+class NoLeakGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STREAMPIPE_REQUIRE_GPU();
+    before_ = LiveResources();
+  }
+  void TearDown() override {
+    if (!IsSkipped()) {
+      EXPECT_EQ(LiveResources(), before_) << "a CUDA resource leaked";
+    }
+  }
+  ResourceCounts before_;
+};
 
 // A per-test random engine seeded from the test's name and a time-based salt, printed on
 // failure, so every run checks fresh data but a failure can be replayed.

@@ -39,19 +39,7 @@ PipelineOptions AddScalarOptions(std::int64_t max_items, int iters, IssueOrder o
   return o;
 }
 
-class PipelineTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    STREAMPIPE_REQUIRE_GPU();
-    before_ = LiveResources();
-  }
-  void TearDown() override {
-    if (!IsSkipped()) {
-      EXPECT_EQ(LiveResources(), before_) << "a CUDA resource leaked";
-    }
-  }
-  ResourceCounts before_;
-};
+class PipelineTest : public testing::NoLeakGpuTest {};
 
 struct OrderCase {
   IssueOrder order;
