@@ -30,6 +30,7 @@ struct AdviseFlags {
   double h2d_gbps = 0.0, d2h_gbps = 0.0, duplex_gbps = 0.0;
   double h2d_latency_ms = 0.0, d2h_latency_ms = 0.0, gap_ms = 0.0;
   double stream_overhead_ms = 0.0;
+  double sub_chunk_ms = 0.0;
   int copy_engines = 0;
   bool implicit_sync = false;
   std::string cc;
@@ -52,7 +53,7 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
       {"h2d-gbps", f.h2d_gbps},           {"d2h-gbps", f.d2h_gbps},
       {"duplex-gbps", f.duplex_gbps},     {"h2d-latency-ms", f.h2d_latency_ms},
       {"d2h-latency-ms", f.d2h_latency_ms}, {"gap-ms", f.gap_ms},
-      {"stream-overhead-ms", f.stream_overhead_ms}};
+      {"stream-overhead-ms", f.stream_overhead_ms}, {"sub-chunk-ms", f.sub_chunk_ms}};
   for (const auto& [name, v] : numeric) {
     absl::Status s = RequireFiniteNonNegative(fs, name, v);
     if (!s.ok()) return s;
@@ -69,6 +70,7 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
   if (fs.WasSet("d2h-latency-ms")) t.d2h.latency_ms = f.d2h_latency_ms;
   if (fs.WasSet("gap-ms")) t.h2d.gap_ms = t.d2h.gap_ms = f.gap_ms;
   if (fs.WasSet("stream-overhead-ms")) t.stream_overhead_ms = f.stream_overhead_ms;
+  if (fs.WasSet("sub-chunk-ms")) t.sub_chunk_cost_ms = f.sub_chunk_ms;
   if (fs.WasSet("copy-engines")) {
     if (f.copy_engines < 0 || f.copy_engines > 16) {
       return absl::InvalidArgumentError(
@@ -129,6 +131,8 @@ int RunAdvise(const std::vector<std::string>& args) {
   fs.Add("d2h-latency-ms", &f.d2h_latency_ms, "L+o of a device-to-host copy (ms)");
   fs.Add("gap-ms", &f.gap_ms, "g: gap between back-to-back copies (ms)");
   fs.Add("stream-overhead-ms", &f.stream_overhead_ms, "per-stream cost tsc (ms)");
+  fs.Add("sub-chunk-ms", &f.sub_chunk_ms,
+         "s: cost of one more tiny sub-chunk, the current model's issue bound (ms)");
   fs.Add("copy-engines", &f.copy_engines, "copy engines (asyncEngineCount)");
   fs.Add("implicit-sync", &f.implicit_sync, "the device has implicit synchronization");
   fs.Add("cc", &f.cc, "compute capability, e.g. 9.0");

@@ -71,7 +71,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
       t.h2d.latency_ms * 1e3, t.d2h.latency_ms * 1e3, Gbps(t.h2d.ms_per_byte),
       Gbps(t.d2h.ms_per_byte), c->profile.duplex_gbps, Gbps(t.h2d.duplex_ms_per_byte),
       t.h2d.gap_ms * 1e3, t.d2h.gap_ms * 1e3,
-      c->profile.sub_chunk_cost_ms * 1e3, t.stream_overhead_ms * 1e3);
+      t.sub_chunk_cost_ms * 1e3, t.stream_overhead_ms * 1e3);
   if (!c->sweep.empty()) {
     std::cerr << absl::StrFormat("  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms\n",
                                  c->sweep_bytes / (1 << 20));

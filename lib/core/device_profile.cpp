@@ -49,8 +49,10 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
     s->Double("streams.stream_overhead_ms",
               [](P& p) -> double& { return p.traits.stream_overhead_ms; }, 0.0, 1e3,
               "c: per-stream overhead of the current-GPU model, fitted to a pipeline sweep (ms)");
-    s->Double("streams.sub_chunk_cost_ms", [](P& p) -> double& { return p.sub_chunk_cost_ms; },
-              0.0, 1e3, "tiny copy in + empty kernel + copy out per extra stream (ms)");
+    s->Double("streams.sub_chunk_cost_ms",
+              [](P& p) -> double& { return p.traits.sub_chunk_cost_ms; }, 0.0, 1e3,
+              "s: tiny copy in + empty kernel + copy out per extra stream (ms); the current "
+              "model's issue bound");
     s->Double("streams.duplex_gbps", [](P& p) -> double& { return p.duplex_gbps; }, 0.0, 1e6,
               "both directions at once, aggregate (GB/s)");
     s->String("calibration.created", [](P& p) -> std::string& { return p.created; }, {},

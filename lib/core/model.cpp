@@ -255,7 +255,7 @@ class CurrentModel final : public StreamModel {
     const Affine last_dh = Sum(K(t.lat_dh), PerN(t.x_dh));
     const Affine c = Lin(t.stream_overhead);
     const Regime r = Regime::kSingle;
-    return Three(
+    PathSet set = Three(
         // Copy-in bound: first chunk alone, the rest at the duplex rate, then the last kernel
         // and copy-out. The per-stream overhead c is paid on the copy engines' path.
         {Sum(first_hd, overlapped_hd), PerN(t.t_e), last_dh, Sum(Lin(t.gap_hd), c), r},
@@ -263,12 +263,19 @@ class CurrentModel final : public StreamModel {
         {first_hd, K(t.t_e), last_dh, K(0.0), r},
         // Copy-out bound.
         {first_hd, PerN(t.t_e), Sum(last_dh, overlapped_dh), Sum(Lin(t.gap_dh), c), r});
+    if (t.sub_chunk > 0.0) {
+      // Issue bound (T4): sub-chunks start no faster than one per s, however small they are;
+      // the last one then runs its copy in, kernel and copy out.
+      set.paths[set.count++] = {first_hd, PerN(t.t_e), last_dh, Lin(t.sub_chunk), r};
+    }
+    return set;
   }
 
   // No paper closed form: each path is a + b/n + d(n-1) with b, d >= 0 (for a duplex slowdown
   // under 2x), so the max is convex and golden-section search finds its exact minimizer.
   std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
-    if (!(t.stream_overhead > 0.0) && !(t.gap_hd > 0.0) && !(t.gap_dh > 0.0)) {
+    if (!(t.stream_overhead > 0.0) && !(t.gap_hd > 0.0) && !(t.gap_dh > 0.0) &&
+      !(t.sub_chunk > 0.0)) {
       return std::nullopt;  // nothing penalises more streams: unbounded
     }
     return ConvexOptimum(LinearizedModel(*this, t));
@@ -295,9 +302,14 @@ PathSet SteadyStatePaths(const ModelTerms& t) {
   // Copies at the duplex rate: in steady state the other direction always has work.
   const double xd_hd = t.x_dh > 0.0 ? t.xdup_hd : t.x_hd;
   const double xd_dh = t.x_hd > 0.0 ? t.xdup_dh : t.x_dh;
-  return Three({K(t.lat_hd + xd_hd), K(0.0), K(0.0), Sum(Lin(t.gap_hd), c), r},
-               {K(0.0), K(t.t_e), K(0.0), K(0.0), r},
-               {K(0.0), K(0.0), K(t.lat_dh + xd_dh), Sum(Lin(t.gap_dh), c), r});
+  PathSet set = Three({K(t.lat_hd + xd_hd), K(0.0), K(0.0), Sum(Lin(t.gap_hd), c), r},
+                      {K(0.0), K(t.t_e), K(0.0), K(0.0), r},
+                      {K(0.0), K(0.0), K(t.lat_dh + xd_dh), Sum(Lin(t.gap_dh), c), r});
+  if (t.sub_chunk > 0.0) {
+    // The host issues n sub-chunks per batch, one per s at best.
+    set.paths[set.count++] = {K(0.0), K(0.0), K(0.0), Sum(K(t.sub_chunk), Lin(t.sub_chunk)), r};
+  }
+  return set;
 }
 
 Prediction StreamModel::Predict(const ModelTerms& terms, int streams) const {
@@ -478,6 +490,7 @@ absl::Status ValidateTraits(const DeviceTraits& traits) {
       {"d2h gap_ms (g)", traits.d2h.gap_ms},
       {"d2h duplex_ms_per_byte", traits.d2h.duplex_ms_per_byte},
       {"stream_overhead_ms", traits.stream_overhead_ms},
+      {"sub_chunk_cost_ms", traits.sub_chunk_cost_ms},
   };
   for (const auto& [what, v] : fields) {
     absl::Status s = CheckField(what, v);
@@ -551,6 +564,7 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   t.xeff_dh = t.x_dh + (t.xdup_dh - t.x_dh) * phi_dh;
   t.t_e = w.times.kernel_ms;
   t.stream_overhead = traits.stream_overhead_ms;
+  t.sub_chunk = traits.sub_chunk_cost_ms;
   t.problem_size = w.problem_size;
   t.bytes_hd = w.bytes.h2d;
   t.bytes_dh = w.bytes.d2h;

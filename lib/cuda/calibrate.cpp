@@ -228,7 +228,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       sxy += (x[i] - mx) * (y[i] - my);
       sxx += (x[i] - mx) * (x[i] - mx);
     }
-    cal.profile.sub_chunk_cost_ms = std::max(0.0, sxy / sxx);
+    t.sub_chunk_cost_ms = std::max(0.0, sxy / sxx);
   }
 
   // G' and c in situ: the add-scalar pipeline (at most 64 MiB each way, one iteration: copy

@@ -169,10 +169,12 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
   p.driver_version = 13000;
   p.created = "2026-11-22T12:00:00Z";
   p.duplex_gbps = 96.5;
+  p.traits.sub_chunk_cost_ms = 0.0118;
   absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->traits.h2d.ms_per_byte, p.traits.h2d.ms_per_byte);  // exact round trip
   EXPECT_EQ(back->traits.stream_overhead_ms, p.traits.stream_overhead_ms);
+  EXPECT_EQ(back->traits.sub_chunk_cost_ms, p.traits.sub_chunk_cost_ms);
   EXPECT_EQ(back->traits.name, p.traits.name);
   EXPECT_TRUE(CheckProfileMatches(*back, p.traits.name, 13000).ok());
   absl::Status other = CheckProfileMatches(*back, "NVIDIA H200", 13000);

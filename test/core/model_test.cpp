@@ -57,6 +57,38 @@ TEST(ModelTest, CurrentModelFitsTheH100Anchors) {
   }
 }
 
+// Matrix multiplication N = 512 (2 MiB each way) from run 24's sweep
+// (docs/evidence/run24/sweep-before/sweep.csv): the sub-chunks are so small that from n = 16 on
+// every further one costs the same 11-12 us, the calibrated s of that lease.
+TEST(ModelTest, CurrentModelIssueBoundCoversTinySubChunks) {
+  DeviceTraits traits = DeviceTraits::H100Anchors();
+  Workload w;
+  w.times = {.h2d_ms = 0.046976, .kernel_ms = 0.077664, .d2h_ms = 0.045600};
+  w.bytes = {.h2d = 2.0 * (1 << 20), .d2h = 2.0 * (1 << 20)};
+  auto model = MakeModel(ModelKind::kCurrent);
+  const std::pair<int, double> measured[] = {{32, 0.35885}, {64, 0.70080}, {128, 1.55024}};
+  const ModelTerms without = Terms(traits, w);
+  for (auto [n, ms] : measured) {
+    EXPECT_LT(model->Predict(without, n).total_ms / ms, 0.65) << "n=" << n;  // 35-52 % low
+  }
+  traits.sub_chunk_cost_ms = 0.0118;
+  const ModelTerms t = Terms(traits, w);
+  EXPECT_NEAR(model->Predict(t, 1).total_ms, w.times.total_ms(), 1e-12);
+  for (auto [n, ms] : measured) {
+    const Prediction p = model->Predict(t, n);
+    EXPECT_NEAR(p.total_ms / ms, 1.0, 0.08) << "n=" << n;
+    EXPECT_EQ(p.term, 4) << "n=" << n;  // the issue bound
+    EXPECT_NEAR(p.parts.overhead_ms, 0.0118 * (n - 1), 1e-12);
+  }
+  // Large sub-chunks: the copy engines bound the batch, as before.
+  const ModelTerms big = Terms(traits, AnchorsIters1());
+  EXPECT_NE(model->Predict(big, 16).term, 4);
+  // With s as the only cost of more streams the optimum is still finite.
+  DeviceTraits only_s;
+  only_s.sub_chunk_cost_ms = 0.01;
+  ASSERT_TRUE(model->ClosedFormOptimum(Terms(only_s, AnchorsIters1())).has_value());
+}
+
 TEST(ModelTest, GomezLunaCc1EquationsByHand) {
   DeviceTraits traits;
   traits.stream_overhead_ms = 0.10;  // GTX 280, section 3.2
@@ -170,6 +202,11 @@ TEST(ModelTest, InvalidInputsNameTheField) {
   t = ComputeModelTerms(bad, AnchorsIters1());
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("stream_overhead_ms"), std::string::npos);
+  bad = traits;
+  bad.sub_chunk_cost_ms = -0.01;
+  t = ComputeModelTerms(bad, AnchorsIters1());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("sub_chunk_cost_ms"), std::string::npos);
   // Bytes without a G and without a time cannot give a transfer time.
   DeviceTraits no_g;
   Workload bytes_only;

@@ -3,6 +3,7 @@
 // log-normal noise. The controller starts with traits whose per-stream overhead is wrong.
 #include "streampipe/core/stream_controller.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -146,6 +147,31 @@ TEST(StreamControllerTest, OnlineCalibrationMovesTheOverheadTowardTheTruth) {
   // well above the prior.
   EXPECT_GT(c.stream_overhead_ms(), 0.002);
   EXPECT_LT(c.stream_overhead_ms(), 0.02);
+}
+
+// A burst makes every streamed batch 3x slower for 300 batches (a shared machine; run 24's
+// sweep): the re-fits push c up, but only to a fixed bound, not 10x further on each fit, and
+// once the burst is over the controller returns to streaming.
+TEST(StreamControllerTest, TheFittedOverheadStaysBoundedThroughABurst) {
+  StreamController c = Make();
+  SimulatedCard card(11);
+  double c_max = 0.0;
+  for (int i = 0; i < 2300; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation o = card.Run(p, kTransferBound, kItems);
+    const bool burst = i >= 200 && i < 500;
+    if (burst && p.kind == PlanKind::kStreamed && p.streams >= 2) o.measured_ms *= 3.0;
+    ASSERT_TRUE(c.Observe(p, o).ok());
+    c_max = std::max(c_max, c.stream_overhead_ms());
+  }
+  EXPECT_LE(c_max, 0.05 + 1e-12);  // max(10 x the believed 0.5 us, 50 us)
+  EXPECT_GT(c_max, 0.004);         // the burst did move it
+  const std::vector<int> cands = {1, 2, 4, 8, 16, 32, 64, 128};
+  const int best = card.BestN(kTransferBound, cands, kItems);
+  EXPECT_LE(card.Exact(kTransferBound, c.streams(), kItems) /
+                card.Exact(kTransferBound, best, kItems),
+            1.02)
+      << "chose " << c.streams() << ", best " << best;
 }
 
 TEST(StreamControllerTest, StepChangeIsFollowed) {

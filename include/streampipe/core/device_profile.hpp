@@ -21,7 +21,6 @@ struct DeviceProfile {
   int driver_version = 0;
   int runtime_version = 0;
   double duplex_gbps = 0.0;        // both directions at once, aggregate
-  double sub_chunk_cost_ms = 0.0;  // a tiny copy in + empty kernel + copy out, per stream
   std::string created;             // UTC date and time of the calibration
 };
 

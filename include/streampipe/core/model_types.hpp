@@ -56,6 +56,11 @@ struct DeviceTraits {
   // Cost of one more stream (sub-chunk): tsc of seed 000 (toh = tsc * nStreams), the per-stream
   // term c of our current-GPU model. Milliseconds per stream.
   double stream_overhead_ms = 0.0;
+  // Cost of one more sub-chunk when the sub-chunks are tiny (4 KiB copy in, empty kernel, 4 KiB
+  // copy out per stream, streamed): the rate at which the host issues and the GPU starts
+  // sub-chunks. Bounds a batch from below at s(n-1) plus one sub-chunk (docs/models.md, T4).
+  // 0: no such bound. Milliseconds per sub-chunk.
+  double sub_chunk_cost_ms = 0.0;
 
   // The parameters measured on our H100 (shared/anchors, 2026-11-22): 55.2 GB/s each way
   // alone, 98.7 GB/s both at once, L+o 4.2/3.4 us, g 2.55 us, c 2.7 us (docs/models.md).
@@ -89,6 +94,7 @@ struct ModelTerms {
   double gap_hd = 0.0;
   double gap_dh = 0.0;
   double stream_overhead = 0.0;
+  double sub_chunk = 0.0;  // DeviceTraits::sub_chunk_cost_ms
   double problem_size = 0.0;
   double bytes_hd = 0.0;
   double bytes_dh = 0.0;
