@@ -24,13 +24,17 @@ def config_key(row):
     return tuple(row[k] for k in ("workload", "grid", "in_bytes", "out_bytes", "intensity", "order"))
 
 
+def by_config(rows):
+    out = defaultdict(list)
+    for row in rows:
+        out[config_key(row)].append(row)
+    return out
+
+
 def near_best(rows):
     """The points whose n lies within [n*/2, 2 n*] of their configuration's best measured n."""
-    by_config = defaultdict(list)
-    for row in rows:
-        by_config[config_key(row)].append(row)
     out = []
-    for points in by_config.values():
+    for points in by_config(rows).values():
         best = int(min(points, key=lambda r: float(r["median_ms"]))["streams"])
         out += [r for r in points if best / 2 <= int(r["streams"]) <= 2 * best]
     return out
@@ -52,19 +56,23 @@ def main(argv):
         print(f"sweep_breakdown: {argv[1]}: no rows or no column for {missing}", file=sys.stderr)
         return 65
     sym_df = [r for r in rows if r["grid"] == "symmetric" and r["order"] == "depth-first"]
+    add_scalar = [r for r in rows if r["grid"] in ("symmetric", "asymmetric")]
     subsets = [("all points", rows)]
     for grid in sorted({r["grid"] for r in rows}):
         subsets.append((f"grid {grid}", [r for r in rows if r["grid"] == grid]))
     subsets += [
+        ("add-scalar grids (symmetric + asymmetric)", add_scalar),
+        ("add-scalar grids, depth-first", [r for r in add_scalar if r["order"] == "depth-first"]),
         ("symmetric, depth-first", sym_df),
         ("n <= 32", [r for r in rows if int(r["streams"]) <= 32]),
         ("symmetric, depth-first, n <= 32", [r for r in sym_df if int(r["streams"]) <= 32]),
         ("n within [n*/2, 2 n*]", near_best(rows)),
         ("symmetric, depth-first, n within [n*/2, 2 n*]", near_best(sym_df)),
     ]
-    header = "| subset | points | " + " | ".join(f"{m} median / max" for m in models) + " |"
+    header = ("| subset | points | " + " | ".join(f"{m} median / max" for m in models) +
+              f" | {models[0]} over 10 % |")
     print(header)
-    print("| --- | ---: | " + " | ".join("---:" for _ in models) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in models) + " | ---: |")
     for name, subset in subsets:
         if not subset:
             continue
@@ -72,13 +80,24 @@ def main(argv):
         for m in models:
             errors = [error(r, m) for r in subset]
             cells.append(f"{100 * statistics.median(errors):.1f} % / {100 * max(errors):.1f} %")
-        print(f"| {name} | {len(subset)} | " + " | ".join(cells) + " |")
+        over = sum(error(r, models[0]) > 0.10 for r in subset)
+        print(f"| {name} | {len(subset)} | " + " | ".join(cells) + f" | {over} |")
     print()
     for m in models:
         worst = max(rows, key=lambda r: error(r, m))
         print(f"worst {m}: {worst['workload']} {worst['grid']} intensity {worst['intensity']} "
               f"{worst['order']} n={worst['streams']}: measured {float(worst['median_ms']):.3f} ms, "
               f"predicted {float(worst['pred_' + m]):.3f} ms ({100 * error(worst, m):.1f} %)")
+    # The adaptive pipeline's choice: time at the best measured n / time at its chosen n.
+    ratios = []
+    for points in by_config(rows).values():
+        chosen = int(points[0]["chosen_adaptive"])
+        at = [float(r["median_ms"]) for r in points if int(r["streams"]) == chosen]
+        if at:
+            ratios.append(min(float(r["median_ms"]) for r in points) / at[0])
+    if ratios:
+        print(f"adaptive: best / chosen mean {statistics.mean(ratios):.3f}, worst {min(ratios):.3f} "
+              f"over {len(ratios)} configurations")
     return 0
 
 
