@@ -17,6 +17,21 @@ TEST(AdviseCliTest, AnchorsChooseSixteen) {
   EXPECT_NE(r.out.find("chosen: 16 streams"), std::string::npos) << r.out;
 }
 
+// 2 MiB each way under a 0.5 ms kernel: without the issue bound the model splits into 64
+// sub-chunks; with s = 11.8 us each (run 24's calibration) 64 costs 0.74 ms and it stops at 32.
+TEST(AdviseCliTest, SubChunkCostBoundsTheSplit) {
+  const std::string base = kBin +
+                           " advise --h2d-ms=0.047 --kernel-ms=0.5 --d2h-ms=0.046 "
+                           "--h2d-bytes=2097152 --d2h-bytes=2097152 --max-streams=128 "
+                           "--powers-of-two";
+  CommandResult without = RunCommand(base);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_NE(without.out.find("chosen: 64 streams"), std::string::npos) << without.out;
+  CommandResult with = RunCommand(base + " --sub-chunk-ms=0.0118");
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.out.find("chosen: 32 streams"), std::string::npos) << with.out;
+}
+
 TEST(AdviseCliTest, JsonHasTheDocumentedKeys) {
   CommandResult r = RunCommand(kBin +
                                " advise --json --model=gomez-luna-cc2 --h2d-ms=6 --kernel-ms=3 "
@@ -48,6 +63,7 @@ TEST(AdviseCliTest, BadArgumentsExitWithUsageAndNameTheProblem) {
       {"--kernel-ms=-2", "--kernel-ms=-2: must be a finite number >= 0"},
       {"--kernel-ms=nan", "--kernel-ms=nan: must be a finite number >= 0"},
       {"--kernel-ms=inf", "--kernel-ms=inf: must be a finite number >= 0"},
+      {"--h2d-ms=1 --sub-chunk-ms=-0.01", "--sub-chunk-ms=-0.01: must be a finite number >= 0"},
       {"--h2d-ms=abc", "--h2d-ms=abc: not a number"},
       {"--h2d-ms=1 --frobnicate", "unknown flag --frobnicate"},
       {"", "give the component times"},
