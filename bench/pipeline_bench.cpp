@@ -106,8 +106,8 @@ struct HandLoop {
   }
 
   // Issues one batch, waits for it; returns its event time (ms) and sets *issue_us to the host
-  // time the issue took. join_after: every stream joins the origin after the whole batch is
-  // issued, as probe.cu does; otherwise each stream joins right after its own work.
+  // time the issue took. With g_join_after every stream joins the origin after the whole batch
+  // is issued, as probe.cu does; otherwise each stream joins right after its own work.
   double Batch(const float* in, float* out, int iters, int n, double* issue_us) {
     const auto t0 = std::chrono::steady_clock::now();
     (void)start.Record(origin);

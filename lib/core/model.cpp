@@ -275,7 +275,7 @@ class CurrentModel final : public StreamModel {
   // under 2x), so the max is convex and golden-section search finds its exact minimizer.
   std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
     if (!(t.stream_overhead > 0.0) && !(t.gap_hd > 0.0) && !(t.gap_dh > 0.0) &&
-      !(t.sub_chunk > 0.0)) {
+        !(t.sub_chunk > 0.0)) {
       return std::nullopt;  // nothing penalises more streams: unbounded
     }
     return ConvexOptimum(LinearizedModel(*this, t));

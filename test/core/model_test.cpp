@@ -89,6 +89,23 @@ TEST(ModelTest, CurrentModelIssueBoundCoversTinySubChunks) {
   ASSERT_TRUE(model->ClosedFormOptimum(Terms(only_s, AnchorsIters1())).has_value());
 }
 
+// Continuous mode: the host issues n sub-chunks per batch, so s bounds the period at s n.
+TEST(ModelTest, SteadyStatePeriodIsBoundedByTheIssueRate) {
+  DeviceTraits traits = DeviceTraits::H100Anchors();
+  traits.sub_chunk_cost_ms = 0.01;
+  Workload tiny;
+  tiny.times = {.h2d_ms = 0.05, .kernel_ms = 0.08, .d2h_ms = 0.05};
+  tiny.bytes = {.h2d = 2.0 * (1 << 20), .d2h = 2.0 * (1 << 20)};
+  const LinearizedModel with_s(SteadyStatePaths(Terms(traits, tiny)));
+  EXPECT_NEAR(with_s.TotalMs(64), 0.64, 1e-12);
+  EXPECT_EQ(with_s.Predict(64).term, 4);
+  // 64 MiB each way: the copy engines take longer than 16 issues; s changes nothing.
+  DeviceTraits no_s = traits;
+  no_s.sub_chunk_cost_ms = 0.0;
+  EXPECT_EQ(LinearizedModel(SteadyStatePaths(Terms(traits, AnchorsIters1()))).TotalMs(16),
+            LinearizedModel(SteadyStatePaths(Terms(no_s, AnchorsIters1()))).TotalMs(16));
+}
+
 TEST(ModelTest, GomezLunaCc1EquationsByHand) {
   DeviceTraits traits;
   traits.stream_overhead_ms = 0.10;  // GTX 280, section 3.2
