@@ -8,7 +8,7 @@
 //                 copy bound (goal >= 0.95).
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
 //   adaptive_bench [stationary|two-phase|continuous|all] [--batches=N] [--two-phase-mib=6.5]
-//                  [--heavy-ratio=2] [--measure-batches=1]
+//                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -40,6 +40,7 @@ std::int64_t g_batches = 400;
 double g_two_phase_mib = 6.5;   // batch size of the two-phase workload
 double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
 int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
+double g_probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;  // 0: no calibration probe
 const int kCandidates[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, KernelLauncher l) {
@@ -53,6 +54,7 @@ PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, 
   o.adaptive.candidates.max_streams = 128;
   o.adaptive.candidates.powers_of_two = true;
   o.adaptive.measure_batches = g_measure_batches;
+  o.adaptive.exploration.probe_ratio = g_probe_ratio;
   return o;
 }
 
@@ -308,6 +310,8 @@ int main(int argc, char** argv) {
       g_heavy_ratio = std::atof(argv[i] + 14);
     } else if (std::strncmp(argv[i], "--measure-batches=", 18) == 0) {
       g_measure_batches = std::atoi(argv[i] + 18);
+    } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
+      g_probe_ratio = std::atof(argv[i] + 14);
     } else {
       what = argv[i];
     }

@@ -48,6 +48,7 @@ struct Settings {
   int repetitions = 15;
   int warmup = 3;
   int adaptive_batches = 150;
+  double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
   DeviceTraits traits;
 };
 
@@ -165,6 +166,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   PipelineOptions ao = OptionsFor(c, s, max_n);
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
+  ao.adaptive.exploration.probe_ratio = s.probe_ratio;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;
@@ -180,9 +182,10 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   }
   std::cerr << absl::StrFormat(
       "  %-10s %-10s in %6.1f MiB out %6.1f MiB intensity %-8g %-17s best n=%-3d %.3f ms, "
-      "adaptive n=%-3d, current n=%d\n",
+      "adaptive n=%-3d (c %.2f us, s %.2f us), current n=%d\n",
       c.workload, c.grid, w.bytes.h2d / (1 << 20), w.bytes.d2h / (1 << 20), c.intensity, c.order,
       cfg[best_i].streams, cfg[best_i].median_ms, ap.chosen_streams(),
+      1e3 * ap.controller().stream_overhead_ms(), 1e3 * ap.controller().sub_chunk_cost_ms(),
       cfg.front().chosen[std::size(kAllModelKinds) - 1]);
   points->insert(points->end(), cfg.begin(), cfg.end());
   return absl::OkStatus();
@@ -235,6 +238,8 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("repetitions", &s.repetitions, "timed batches per point (medians)");
   fs.Add("warmup", &s.warmup, "untimed batches before each point");
   fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
+  fs.Add("probe-ratio", &s.probe_ratio,
+         "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   absl::StatusOr<std::vector<std::string>> grids =
       ParseNameList(grid, {"quick", "symmetric", "asymmetric", "matmul", "histogram", "all"});
@@ -251,6 +256,9 @@ int RunSweep(const std::vector<std::string>& args) {
         ParseNameList(orders_spec, {"depth-first", "breadth-first", "engine-per-stream"});
     if (!o.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(o.status(), "--orders"));
     s.orders = *o;
+  }
+  if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
+    return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
   }
   if (s.repetitions < 1 || s.warmup < 0 || s.adaptive_batches < 1 || batch_frames < 1 ||
       !(size_mib > 0) || !(total_mib > 0)) {
@@ -293,8 +301,10 @@ int RunSweep(const std::vector<std::string>& args) {
     if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
     s.traits = c->profile.traits;
   }
-  std::cerr << absl::StrFormat("streampipe sweep: c = %.2f us, G = %.2f/%.2f GB/s, duplex %.2f GB/s each\n",
-                               s.traits.stream_overhead_ms * 1e3, 1e-6 / s.traits.h2d.ms_per_byte,
+  std::cerr << absl::StrFormat("streampipe sweep: c = %.2f us, s = %.2f us, G = %.2f/%.2f GB/s, "
+                               "duplex %.2f GB/s each\n",
+                               s.traits.stream_overhead_ms * 1e3,
+                               s.traits.sub_chunk_cost_ms * 1e3, 1e-6 / s.traits.h2d.ms_per_byte,
                                1e-6 / s.traits.d2h.ms_per_byte,
                                1e-6 / s.traits.h2d.duplex_ms_per_byte);
 

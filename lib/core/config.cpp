@@ -92,6 +92,10 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Int("exploration.run", [](C& c) -> int& { return c.adaptive.exploration.run; }, 0, 1000,
            "consecutive batches per visit of a neighbour; 0: samples_per_candidate, or with "
            "overlapping batches 2 x max_in_flight x (samples_per_candidate + 1)");
+    s->Double("exploration.probe_ratio", [](C& c) -> double& {
+      return c.adaptive.exploration.probe_ratio; }, 0.0, 100.0,
+              "once per derivation, visit the largest n predicted within this many times the "
+              "time of n, to calibrate the per-stream and issue costs (0 or 1: never)");
     return s;
   }();
   return *schema;

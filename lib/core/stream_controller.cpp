@@ -93,6 +93,8 @@ std::string EventJson(const RederivationEvent& e, std::int64_t batch) {
   j.Double(e.mean_ratio);
   j.Key("stream_overhead_ms");
   j.Double(e.stream_overhead_ms);
+  j.Key("sub_chunk_cost_ms");
+  j.Double(e.sub_chunk_cost_ms);
   j.EndObject();
   return out;
 }
@@ -117,6 +119,7 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
            range("exploration revisit_batches", o.exploration.revisit_batches, 1, 1e9),
            range("exploration run", o.exploration.run, 0, 1000),
            range("exploration confirmations", o.exploration.confirmations, 1, 10),
+           range("exploration probe_ratio", o.exploration.probe_ratio, 0.0, 100.0),
        }) {
     if (!r.ok()) return r;
   }
@@ -131,18 +134,23 @@ StreamController::StreamController(std::unique_ptr<StreamModel> model, DeviceTra
       traits_(std::move(traits)),
       options_(options),
       detector_(options.detector),
-      c_(traits_.stream_overhead_ms) {}
+      c_(traits_.stream_overhead_ms),
+      s_(traits_.sub_chunk_cost_ms) {}
 
 double StreamController::Median(std::vector<double> v) {
   return v.empty() ? 0.0 : streampipe::Median(std::move(v));
 }
 
-double StreamController::ModelMs(int n, double c) const {
+LinearizedModel StreamController::Linearized(double c, double s) const {
   ModelTerms t = *terms_;
   t.stream_overhead = c;
-  const LinearizedModel lin = options_.steady_state ? LinearizedModel(SteadyStatePaths(t))
-                                                    : LinearizedModel(*model_, t);
-  return lin.TotalMs(n);
+  t.sub_chunk = s;
+  return options_.steady_state ? LinearizedModel(SteadyStatePaths(t))
+                               : LinearizedModel(*model_, t);
+}
+
+double StreamController::ModelMs(int n, double c, double s) const {
+  return Linearized(c, s).TotalMs(n);
 }
 
 int StreamController::ClampToItems(int n, std::int64_t items) const {
@@ -176,6 +184,7 @@ absl::StatusOr<StreamChoice> StreamController::Choose(std::int64_t items) const 
   w.problem_size = static_cast<double>(items);
   DeviceTraits t = traits_;
   t.stream_overhead_ms = c_;
+  t.sub_chunk_cost_ms = s_;
   absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
   if (!terms.ok()) return terms.status();
   CandidateOptions c = options_.candidates;
@@ -196,6 +205,7 @@ void StreamController::AddEvent(EventKind kind, std::string reason, int old_n, d
   e.measured_ms = measured;
   e.mean_ratio = mean_ratio;
   e.stream_overhead_ms = c_;
+  e.sub_chunk_cost_ms = s_;
   events_.push_back(std::move(e));
 }
 
@@ -264,6 +274,26 @@ void StreamController::SetSteadyState(bool steady, std::string reason) {
   Derive(EventKind::kDrift, std::move(reason), reference_->measured_ms);
 }
 
+std::optional<int> StreamController::ProbeTarget() const {
+  const double ratio = options_.exploration.probe_ratio;
+  // Not for overlapped batches: a visit there is 2 x max_in_flight x (samples + 1) batches
+  // long, a dozen batches at up to `ratio` times the period (run 26: 0.93 of the duplex bound
+  // instead of 0.97 with two batches in flight).
+  if (!options_.online_calibration || options_.steady_state || !(ratio > 1.0) || !terms_) {
+    return std::nullopt;
+  }
+  const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
+  if (it == candidates_.end() || it + 1 == candidates_.end()) return std::nullopt;
+  // The largest candidate the model predicts within `ratio` of n*: the farthest point whose
+  // visit costs a bounded number of batches' time; above the upper neighbour only (c and s
+  // grow with n, and below n* they matter less).
+  const double limit = ratio * ModelMs(n_star_, c_);
+  for (auto n = candidates_.rbegin(); *n > *(it + 1); ++n) {
+    if (ModelMs(*n, c_) <= limit) return *n;
+  }
+  return std::nullopt;
+}
+
 std::optional<int> StreamController::ExploreTarget() const {
   const int need = options_.exploration.samples_per_candidate;
   auto count = [&](int n) {
@@ -288,6 +318,8 @@ std::optional<int> StreamController::ExploreTarget() const {
     }
   }
   if (best) return best;
+  // Then, once per derivation, the calibration probe.
+  if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
   // Then neighbours not measured for a long time (the workload may have moved slowly).
   for (int n : neighbours) {
     auto s = samples_.find(n);
@@ -356,46 +388,64 @@ void StreamController::Refit() {
     ratios.emplace_back(n, std::log(Median(Recent(s.ms, kRecent)) / t_star));
   }
   if (ratios.empty()) return;
-  auto loss = [&](double c) {
-    const double ms_star = ModelMs(n_star_, c);
-    double l = 0.0;
+  // The issue cost s is fitted with c where the traits calibrated one (else the model has no
+  // issue bound). s only shows where the issue bound binds; elsewhere every s fits as well,
+  // and a weak pull toward the calibrated s (a factor e costs as much as a 3 % misfit of one
+  // ratio) keeps it there.
+  const double s_cal = traits_.sub_chunk_cost_ms;
+  constexpr double kSPull = 1e-3;
+  auto loss = [&](double c, double s) {
+    const LinearizedModel lin = Linearized(c, s);
+    const double ms_star = lin.TotalMs(n_star_);
+    double l = s_cal > 0.0 ? kSPull * std::pow(std::log(s / s_cal), 2) : 0.0;
     for (const auto& [n, r] : ratios) {
-      const double d = r - std::log(ModelMs(n, c) / ms_star);
+      const double d = r - std::log(lin.TotalMs(n) / ms_star);
       l += d * d;
     }
     return l;
   };
-  // A log-spaced grid, then golden-section refinement around the best grid point. The bound
-  // does not follow the last fit: ratios no c explains (a burst on a shared machine at 2 n*)
-  // would otherwise push c to the bound, and every later fit 10x further (seen in run 24's
-  // sweep: c near 1 ms, predictions 65x the measured time).
+  // A log-spaced grid over c (and s: 1/2 to 4x the calibrated one), then golden-section
+  // refinement of c around the best grid point. The bound on c does not follow the last fit:
+  // ratios no c explains (a burst on a shared machine at 2 n*) would otherwise push c to the
+  // bound, and every later fit 10x further (seen in run 24's sweep: c near 1 ms, predictions
+  // 65x the measured time).
   const double c_max = std::max(10.0 * traits_.stream_overhead_ms, 0.05);
-  std::vector<double> grid = {0.0};
-  for (int i = 0; i <= 48; ++i) grid.push_back(c_max * std::pow(10.0, -4.0 + 4.0 * i / 48.0));
+  std::vector<double> c_grid = {0.0};
+  for (int i = 0; i <= 48; ++i) {
+    c_grid.push_back(c_max * std::pow(10.0, -4.0 + 4.0 * i / 48.0));
+  }
+  std::vector<double> s_grid = {s_cal};
+  if (s_cal > 0.0) {
+    for (int i = 0; i <= 24; ++i) s_grid.push_back(s_cal * std::pow(2.0, -1.0 + 3.0 * i / 24.0));
+  }
   std::size_t bi = 0;
-  double bl = loss(grid[0]);
-  for (std::size_t i = 1; i < grid.size(); ++i) {
-    const double l = loss(grid[i]);
-    if (l < bl) {
-      bl = l;
-      bi = i;
+  double bs = s_grid[0];
+  double bl = loss(c_grid[0], bs);
+  for (double s : s_grid) {
+    for (std::size_t i = 0; i < c_grid.size(); ++i) {
+      const double l = loss(c_grid[i], s);
+      if (l < bl) {
+        bl = l;
+        bi = i;
+        bs = s;
+      }
     }
   }
-  double lo = grid[bi == 0 ? 0 : bi - 1];
-  double hi = grid[std::min(grid.size() - 1, bi + 1)];
+  double lo = c_grid[bi == 0 ? 0 : bi - 1];
+  double hi = c_grid[std::min(c_grid.size() - 1, bi + 1)];
   const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
   for (int i = 0; i < 40 && hi - lo > 1e-9; ++i) {
     const double a = hi - phi * (hi - lo);
     const double b = lo + phi * (hi - lo);
-    if (loss(a) <= loss(b)) {
+    if (loss(a, bs) <= loss(b, bs)) {
       hi = b;
     } else {
       lo = a;
     }
   }
   const double c = 0.5 * (lo + hi);
-  if (loss(c) <= bl) c_ = c;
-  else c_ = grid[bi];
+  c_ = loss(c, bs) <= bl ? c : c_grid[bi];
+  s_ = bs;
   // Model-guided: what does the re-fitted model prefer? Explore it if not measured yet.
   int best = n_star_;
   double best_ms = ModelMs(n_star_, c_);

@@ -21,9 +21,11 @@ struct Workload2 {
 
 class SimulatedCard {
  public:
-  explicit SimulatedCard(std::uint64_t seed, double noise = 0.02) : rng_(seed), noise_(0.0, noise) {
+  explicit SimulatedCard(std::uint64_t seed, double noise = 0.02, double sub_chunk_ms = 0.0)
+      : rng_(seed), noise_(0.0, noise) {
     truth_ = DeviceTraits::H100Anchors();
     truth_.stream_overhead_ms = 0.004;  // the controller is told 0.5 us below
+    truth_.sub_chunk_cost_ms = sub_chunk_ms;  // the issue bound (T4), off by default
   }
   // Noise-free time of a batch of `items` (reference 1e6) at n streams.
   double Exact(const Workload2& w, int n, std::int64_t items) const {
@@ -508,6 +510,87 @@ TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheNewestSize) {
   EXPECT_DOUBLE_EQ(one.components.kernel_ms, 10.0);
 }
 
+// Runs `batches` batches and returns the streams of each exploration visit, in order (a visit
+// is a run of consecutive explore plans at one n).
+std::vector<int> Visits(StreamController& c, SimulatedCard& card, const Workload2& w,
+                        int batches) {
+  std::vector<int> visits;
+  bool in_visit = false;
+  for (int i = 0; i < batches; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    const bool explore = p.kind == PlanKind::kExplore;
+    if (explore && (!in_visit || visits.back() != p.streams)) visits.push_back(p.streams);
+    in_visit = explore;
+    EXPECT_TRUE(c.Observe(p, card.Run(p, w, kItems)).ok());
+  }
+  return visits;
+}
+
+// After the neighbours of n*, the controller visits one far candidate per derivation: the
+// largest the model predicts within probe_ratio (3x) of n*'s time. Without the probe it never
+// goes past the neighbours, and its prediction there is what the neighbours extrapolate.
+TEST(StreamControllerTest, TheCalibrationProbeVisitsOneFarCandidatePerDerivation) {
+  StreamController c = Make();
+  SimulatedCard card(21, 0.01);
+  const std::vector<int> visits = Visits(c, card, kTransferBound, 400);
+  ASSERT_EQ(c.events().size(), 1u) << "a re-derivation would reset the probe";
+  const int n = c.streams();
+  std::vector<int> far;
+  for (int v : visits) {
+    if (v > 2 * n) far.push_back(v);
+  }
+  ASSERT_EQ(far.size(), 1u) << "n* = " << n;
+  EXPECT_GE(far[0], 4 * n);
+  // Bounded cost: the probe's true time is within the ratio of n*'s (the model that chose it
+  // knew c only approximately, so allow some slack).
+  EXPECT_LE(card.Exact(kTransferBound, far[0], kItems) / card.Exact(kTransferBound, n, kItems),
+            3.5);
+  const double with_probe = std::abs(c.PredictMs(far[0], kItems) /
+                                     card.Exact(kTransferBound, far[0], kItems) - 1.0);
+
+  AdaptiveOptions o = Options();
+  o.exploration.probe_ratio = 0.0;
+  StreamController off = Make(o);
+  SimulatedCard card2(21, 0.01);
+  for (int v : Visits(off, card2, kTransferBound, 400)) EXPECT_LE(v, 2 * off.streams());
+  ASSERT_EQ(off.streams(), n);
+  const double without = std::abs(off.PredictMs(far[0], kItems) /
+                                  card2.Exact(kTransferBound, far[0], kItems) - 1.0);
+  EXPECT_LT(with_probe, 0.05);
+  EXPECT_GT(without, 2.0 * with_probe);
+
+  // Overlapped batches (steady state): a visit is many batches long, so no probe.
+  o = Options();
+  o.steady_state = true;
+  StreamController steady = Make(o);
+  SimulatedCard card3(21, 0.01);
+  for (int v : Visits(steady, card3, kTransferBound, 400)) EXPECT_LE(v, 2 * steady.streams());
+}
+
+// Where the issue bound binds (tiny sub-chunks: matrix multiplication N = 512 in run 24), the
+// on-line fit finds the card's issue cost s, which the traits put 30 % too low; where it never
+// binds (64 MiB copies) s keeps its calibrated value.
+TEST(StreamControllerTest, TheIssueCostIsFittedWhereTheIssueBoundBinds) {
+  constexpr Workload2 kTiny{0.045, 0.08, 0.044};
+  constexpr double kTrueS = 0.016;
+  for (const Workload2& w : {kTiny, kTransferBound}) {
+    DeviceTraits believed = Believed();
+    believed.sub_chunk_cost_ms = 0.011;
+    StreamController c(MakeModel(ModelKind::kCurrent), believed, Options());
+    SimulatedCard card(23, 0.01, kTrueS);
+    Drive(c, card, w, 600);
+    if (w.kernel_ms == kTiny.kernel_ms) {
+      EXPECT_NEAR(c.sub_chunk_cost_ms(), kTrueS, 0.1 * kTrueS);
+      // Right up to 4 n* (the card's unknown effect past 16 streams is beyond any fit).
+      for (int n = 1; n <= 4 * c.streams(); n *= 2) {
+        EXPECT_NEAR(c.PredictMs(n, kItems) / card.Exact(w, n, kItems), 1.0, 0.05) << "n " << n;
+      }
+    } else {
+      EXPECT_NEAR(c.sub_chunk_cost_ms(), 0.011, 0.02 * 0.011);
+    }
+  }
+}
+
 TEST(StreamControllerTest, OptionsAreValidated) {
   EXPECT_TRUE(ValidateAdaptiveOptions(Options()).ok());
   AdaptiveOptions o = Options();
@@ -525,6 +608,9 @@ TEST(StreamControllerTest, OptionsAreValidated) {
   o = Options();
   o.measure_batches = 0;
   EXPECT_NE(ValidateAdaptiveOptions(o).message().find("measure_batches"), std::string::npos);
+  o = Options();
+  o.exploration.probe_ratio = -1.0;
+  EXPECT_NE(ValidateAdaptiveOptions(o).message().find("probe_ratio"), std::string::npos);
 }
 
 TEST(StreamControllerTest, EventJsonHasEveryField) {
@@ -538,6 +624,7 @@ TEST(StreamControllerTest, EventJsonHasEveryField) {
   EXPECT_NE(j.find("\"event\":\"drift\""), std::string::npos);
   EXPECT_NE(j.find("\"old_streams\":16"), std::string::npos);
   EXPECT_NE(j.find("\"new_streams\":64"), std::string::npos);
+  EXPECT_NE(j.find("\"sub_chunk_cost_ms\":"), std::string::npos);
   EXPECT_EQ(j.find('\n'), std::string::npos);
 }
 

@@ -17,9 +17,10 @@
 //   4. Within a budget (a token bucket, at most `exploration.budget` of the batches), explore
 //      the neighbours of n* in the candidate list, and any n the re-fitted model prefers. The
 //      per-stream overhead c is re-fitted from the explored times relative to n* (on-line
-//      calibration). A neighbour whose measured median beats n* by `switch_margin`, and by
-//      three standard errors of n*'s measured noise, on `confirmations` visits in a row,
-//      becomes n*.
+//      calibration), with the issue cost s where the traits have one; once per derivation a
+//      far candidate (`exploration.probe_ratio`) is visited to pin them. A neighbour whose
+//      measured median beats n* by `switch_margin`, and by three standard errors of n*'s
+//      measured noise, on `confirmations` visits in a row, becomes n*.
 //
 // Not thread-safe: one controller per pipeline.
 #ifndef STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
@@ -86,6 +87,12 @@ struct ExplorationOptions {
   // it 2 x max_in_flight x (samples_per_candidate + 1) where batches overlap: one window of
   // 2 x max_in_flight batches to settle at the new n, then one window per sample).
   int run = 0;
+  // Calibration probe: once per derivation, after the neighbours, visit the largest candidate
+  // that the model predicts at most this many times n*'s time (0: never). The neighbours of n*
+  // differ from it by a few per cent, too little to pin the per-stream overhead c and the issue
+  // cost s; a far point does (run 24's sweeps: on-line fits 2x off at 4-8 n*). Not in steady
+  // state (overlapped batches), where a visit is a dozen batches. docs/design.md.
+  double probe_ratio = 3.0;
 };
 
 struct AdaptiveOptions {
@@ -129,6 +136,7 @@ struct RederivationEvent {
   double measured_ms = 0.0;       // the measurement behind the decision
   double mean_ratio = 1.0;        // drift: measured / predicted over the detector's window
   double stream_overhead_ms = 0.0;  // c at the time
+  double sub_chunk_cost_ms = 0.0;   // s at the time
 };
 // One JSON object (no newline): the event with `batch` as the pipeline's batch index.
 std::string EventJson(const RederivationEvent& event, std::int64_t batch);
@@ -162,6 +170,7 @@ class StreamController {
   const AdaptiveOptions& options() const { return options_; }
   const std::optional<BatchObservation>& reference() const { return reference_; }
   double stream_overhead_ms() const { return c_; }
+  double sub_chunk_cost_ms() const { return s_; }
   const std::vector<RederivationEvent>& events() const { return events_; }
   std::int64_t explorations() const { return explorations_; }
   std::int64_t observations() const { return observations_; }
@@ -180,8 +189,11 @@ class StreamController {
   void Derive(EventKind kind, std::string reason, double measured_ms);
   void Refit();
   int ClampToItems(int n, std::int64_t items) const;
-  double ModelMs(int n, double c) const;  // at the reference item count
+  double ModelMs(int n, double c) const { return ModelMs(n, c, s_); }  // at the reference items
+  double ModelMs(int n, double c, double s) const;
   std::optional<int> ExploreTarget() const;
+  std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
+  LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
   void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,
                 double measured, double mean_ratio);
@@ -199,6 +211,7 @@ class StreamController {
   std::optional<ModelTerms> terms_;  // at the reference item count, c = 0
   std::vector<int> candidates_;      // for the reference item count
   double c_ = 0.0;                   // per-stream overhead in use
+  double s_ = 0.0;                   // issue cost of a sub-chunk in use
   int n_star_ = 1;
   double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
   std::vector<double> learning_;
