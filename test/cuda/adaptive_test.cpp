@@ -52,6 +52,7 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok()) << p.status();
   int drift_batch = -1;  // the first drift at or after the change
+  int own_batches = 0;   // batches from the change to that drift, exploration visits left out
   int drifts_before = 0;
   std::vector<int> streams_seen;
   for (int b = 0; b < 160; ++b) {
@@ -69,6 +70,7 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
       ASSERT_EQ(out.data()[i], in.data()[i] + 1.0f) << "batch " << b << " item " << i;
     }
     ASSERT_EQ(out.data()[kItems - 1], in.data()[kItems - 1] + 1.0f) << "batch " << b;
+    if (b >= 80 && drift_batch < 0 && st->kind != PlanKind::kExplore) ++own_batches;
     for (const RederivationEvent& e : st->events) {
       if (e.kind != EventKind::kDrift) continue;
       if (b < 80) ++drifts_before;
@@ -77,9 +79,12 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
     streams_seen.push_back(st->streams);
   }
   // The drift is seen and acted on within a few batches of the change (the detector needs 3
-  // slower batches; then one batch is re-measured).
+  // slower batches; then one batch is re-measured). An exploration visit (2 batches; the
+  // calibration probe comes about 80 batches in) may fall in between: its batches do not go to
+  // the detector, so they are not counted (run 25: drift at batch 88, after such a visit).
   ASSERT_GT(drift_batch, 80) << "no drift re-derivation after the kernel changed";
-  EXPECT_LE(drift_batch, 80 + 6);
+  EXPECT_LE(own_batches, 7) << "drift at batch " << drift_batch;  // as batches 80 to 86
+  EXPECT_LE(drift_batch, 80 + 6 + 2 * 2);  // at most two visits in between
   // Stationary before the change: at most one re-derivation for a hiccup of a shared machine.
   EXPECT_LE(drifts_before, 1);
   const auto& events = p->controller().events();
