@@ -5,7 +5,7 @@
 
 Reads the CSV that `streampipe sweep --output=...` writes and prints, per subset of the points
 (all; each grid; symmetric depth-first; n <= 32; n within [n*/2, 2 n*] of the best measured n
-of its configuration), the median and maximum of |predicted - measured| / measured for each
+of its configuration; issue bound or not, where the CSV has issue_ms), the median and maximum of |predicted - measured| / measured for each
 model (default: current, calibrated, werkhoven-2ce), then the worst point of each model.
 Only the Python standard library is used.
 """
@@ -18,6 +18,11 @@ from collections import defaultdict
 def error(row, model):
     measured = float(row["median_ms"])
     return abs(float(row["pred_" + model]) - measured) / measured
+
+
+def issue_bound(row):
+    """The host took at least 0.8 of the batch's device time to enqueue it: the GPU waited."""
+    return float(row["issue_ms"]) >= 0.8 * float(row["median_ms"])
 
 
 def config_key(row):
@@ -69,6 +74,11 @@ def main(argv):
         ("n within [n*/2, 2 n*]", near_best(rows)),
         ("symmetric, depth-first, n within [n*/2, 2 n*]", near_best(sym_df)),
     ]
+    if rows and rows[0].get("issue_ms"):  # sweeps from run 30 on have the host's issue time
+        subsets += [
+            ("issue bound (issue >= 0.8 x measured)", [r for r in rows if issue_bound(r)]),
+            ("not issue bound", [r for r in rows if not issue_bound(r)]),
+        ]
     header = ("| subset | points | " + " | ".join(f"{m} median / max" for m in models) +
               f" | {models[0]} over 10 % |")
     print(header)

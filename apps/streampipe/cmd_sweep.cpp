@@ -122,10 +122,11 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   std::vector<SweepPoint> cfg;
   for (int n : ns) {
     for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
-    std::vector<double> ms;
+    std::vector<double> ms, issue;
     for (int r = 0; r < s.repetitions; ++r) {
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, n));
       ms.push_back(st.elapsed_ms);
+      issue.push_back(st.issue_ms);
     }
     SweepPoint pt;
     pt.workload = c.workload;
@@ -139,6 +140,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.p10_ms = Percentile(ms, 0.1);
     pt.p90_ms = Percentile(ms, 0.9);
     pt.repetitions = s.repetitions;
+    pt.issue_ms = Percentile(issue, 0.5);
     pt.h2d_ms = w.times.h2d_ms;
     pt.kernel_ms = w.times.kernel_ms;
     pt.d2h_ms = w.times.d2h_ms;

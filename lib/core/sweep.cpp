@@ -278,6 +278,7 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   read_double(&p.calibrated_ms);
   for (std::size_t m = 0; m < kSweepModelCount; ++m) read_int(&p.chosen[m]);
   read_int(&p.adaptive_n);
+  if (columns.back() == "issue_ms") read_double(&p.issue_ms);
   if (!s.ok()) return s;
   return p;
 }
@@ -351,6 +352,7 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("pred_calibrated");
   for (ModelKind k : kAllModelKinds) c.push_back(ModelColumn("chosen_", k));
   c.push_back("chosen_adaptive");
+  c.push_back("issue_ms");
   return c;
 }
 
@@ -379,11 +381,12 @@ std::string SweepCsvRow(const SweepPoint& p) {
     f.push_back(absl::StrCat(m < p.chosen.size() ? p.chosen[m] : 0));
   }
   f.push_back(absl::StrCat(p.adaptive_n));
+  f.push_back(FormatDouble(p.issue_ms));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
 absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
-  const std::vector<std::string> columns = SweepCsvColumns();
+  std::vector<std::string> columns = SweepCsvColumns();
   std::vector<SweepPoint> points;
   bool have_header = false;
   int line_no = 0;
@@ -393,6 +396,8 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     if (absl::StripAsciiWhitespace(line).empty()) continue;
     const std::vector<absl::string_view> fields = SplitFields(line);
     if (!have_header) {
+      // Files written before the issue_ms column (the last one) existed still parse.
+      if (fields.size() + 1 == columns.size()) columns.pop_back();
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
       have_header = true;
       continue;

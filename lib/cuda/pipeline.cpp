@@ -139,6 +139,7 @@ struct Slot {
   int phase = 0;
   int used = 1;   // streams with work in this batch (their done events)
   int end_k = 0;  // the stream whose done event is the batch's end
+  double issue_ms = 0.0;  // host wall time that enqueuing the batch took (Issue())
   const TimedEvent& start_event() const { return start[phase]; }
   const TimedEvent& done_event(int k) const { return done[phase][static_cast<std::size_t>(k)]; }
   const TimedEvent& end_event() const { return joined ? end[phase] : done_event(end_k); }
@@ -664,7 +665,11 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
 
   NvtxRange range(absl::StrCat("streampipe batch ", index, " ", PlanKindName(plan.kind),
                                " n=", plan.streams));
+  const auto issue_begin = std::chrono::steady_clock::now();
   st = Issue(slot, plan.streams, non_streamed);
+  slot.issue_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            issue_begin)
+                      .count();
   ++next_index_;
   if (!st.ok()) {
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
@@ -752,6 +757,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   st.predicted_ms = slot.plan.predicted_ms;
   st.staged_in = slot.staged_in;
   st.staged_out = slot.staged_out;
+  st.issue_ms = slot.issue_ms;
   absl::StatusOr<float> elapsed = ElapsedMs(slot.start_event(), slot.end_event());
   if (!elapsed.ok()) return Fail(elapsed.status(), index);
   st.elapsed_ms = *elapsed;
@@ -859,6 +865,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   obs.items = st.items;
   obs.measured_ms = observed_ms;
   obs.settled = settled;
+  obs.issue_ms = st.issue_ms;
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
   obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);

@@ -67,7 +67,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 1);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 2);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -79,7 +79,8 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c.back(), "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 2], "chosen_adaptive");
+  EXPECT_EQ(c.back(), "issue_ms");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -111,6 +112,7 @@ TEST(SweepCsvTest, RowIsExact) {
   p.chosen[k2ce] = 8;
   p.chosen[kCurrent] = 16;
   p.adaptive_n = 8;
+  p.issue_ms = 0.0625;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -124,7 +126,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8\n";
+  expected += "8,0.0625\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -172,6 +174,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     }
     p.calibrated_ms = awkward[(i + 7) % 10];
     p.adaptive_n = 2 * i;
+    p.issue_ms = awkward[(i + 8) % 10];
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -199,7 +202,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
                         {a.h2d_ms, b.h2d_ms},
                         {a.kernel_ms, b.kernel_ms},
                         {a.d2h_ms, b.d2h_ms},
-                        {a.calibrated_ms, b.calibrated_ms}}) {
+                        {a.calibrated_ms, b.calibrated_ms},
+                        {a.issue_ms, b.issue_ms}}) {
       EXPECT_TRUE(Same(x, y)) << x << " came back as " << y;
     }
     ASSERT_EQ(b.predicted_ms.size(), kSweepModelCount);
@@ -261,9 +265,35 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
               HasSubstr("expected 'pred_werkhoven-2ce', found 'pred_werkhoven_2ce'"));
 }
 
+TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnStillParse) {
+  // docs/evidence holds sweeps from before issue_ms existed: without the last column they
+  // parse, with NaN there; a row as long as the new header is then an error.
+  SweepPoint p = Point(10, 4, 2.5);
+  p.issue_ms = 0.125;
+  auto drop_last = [](std::string line) {
+    line.pop_back();  // '\n'
+    return line.substr(0, line.rfind(',')) + "\n";
+  };
+  const std::string old_header = drop_last(SweepCsvHeader());
+  absl::StatusOr<std::vector<SweepPoint>> r =
+      ParseSweepCsv(old_header + drop_last(SweepCsvRow(p)));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ((*r)[0].streams, 4);
+  EXPECT_EQ((*r)[0].adaptive_n, p.adaptive_n);
+  EXPECT_TRUE(std::isnan((*r)[0].issue_ms));
+  r = ParseSweepCsv(SweepCsvHeader() + SweepCsvRow(p));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].issue_ms, 0.125);
+  r = ParseSweepCsv(old_header + SweepCsvRow(p));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
+}
+
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(',')) + "\n";  // drop chosen_adaptive
+  header = header.substr(0, header.rfind(','));  // drop issue_ms
+  header = header.substr(0, header.rfind(',')) + "\n";  // and chosen_adaptive
   absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(header);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(Message(r.status()), HasSubstr("'chosen_adaptive' is missing"));
@@ -315,7 +345,8 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 1, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 2, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 1, "2us", "'issue_ms': value '2us' is not a number"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =

@@ -18,7 +18,8 @@
 //      the neighbours of n* in the candidate list, and any n the re-fitted model prefers. The
 //      per-stream overhead c is re-fitted from the explored times relative to n* (on-line
 //      calibration), with the issue cost s where the traits have one; once per derivation a
-//      far candidate (`exploration.probe_ratio`) is visited to pin them. A neighbour whose
+//      far candidate (`exploration.probe_ratio`) is visited to pin them. Where the batches
+//      report their host issue time, s is measured instead: the slope of issue time in n. A neighbour whose
 //      measured median beats n* by `switch_margin`, and by three standard errors of n*'s
 //      measured noise, on `confirmations` visits in a row, becomes n*.
 //
@@ -67,6 +68,9 @@ struct BatchObservation {
   ComponentTimes components;  // for kMeasure
   double h2d_bytes = 0.0;
   double d2h_bytes = 0.0;
+  // Host time that enqueuing the batch took (0: not known). Streamed batches whose issue time
+  // is known pin the issue cost s directly (docs/design.md, "Issue cost").
+  double issue_ms = 0.0;
   // False when the time is not the batch's own: in continuous mode, a batch issued while
   // batches of another n were in flight shares the GPU with them. Counted, not sampled.
   bool settled = true;
@@ -193,6 +197,9 @@ class StreamController {
   double ModelMs(int n, double c, double s) const;
   std::optional<int> ExploreTarget() const;
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
+  // The issue cost s measured on the host: the slope of the median issue time against n over
+  // the streamed batches of this derivation, where at least two n have issue times.
+  std::optional<double> MeasuredIssueCost() const;
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
   void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,
@@ -216,6 +223,7 @@ class StreamController {
   double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
   std::vector<double> learning_;
   std::map<int, Samples> samples_;
+  std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
   std::map<int, int> wins_;  // neighbours found faster, visits in a row

@@ -65,6 +65,9 @@ struct SweepPoint {
   // 0 where not computed. Sized kSweepModelCount; SweepCsvRow writes missing entries as 0.
   std::vector<int> chosen = std::vector<int>(kSweepModelCount, 0);
   int adaptive_n = 0;  // the n the adaptive pipeline settled on for this configuration; 0: none
+  // Median host time that enqueuing one batch took (BatchStats::issue_ms); NaN where not
+  // measured (CSVs written before the column existed).
+  double issue_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // ---- CSV: one row per point ----
@@ -72,7 +75,8 @@ struct SweepPoint {
 // Columns, in order: workload, grid, in_bytes, out_bytes, intensity, order, streams,
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
-// model, chosen_adaptive. Numbers are written in the shortest form that round-trips exactly;
+// model, chosen_adaptive, issue_ms (optional when reading: files written before it existed
+// parse with NaN there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.

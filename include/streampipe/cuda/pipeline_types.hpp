@@ -105,6 +105,10 @@ struct BatchStats {
   // GPU was idle in between: the batch ran alone, or the host fell behind.
   bool overlapped = false;
   double predicted_ms = 0.0;  // the model's prediction for this batch (0 if none)
+  // Host wall time that enqueuing the batch's copies and launches took (steady clock around
+  // the issue loop; with record_timeline it includes the timeline's event records). Where it
+  // approaches elapsed_ms the batch is issue bound: the GPU waited for the host.
+  double issue_ms = 0.0;
   ComponentTimes components;  // measured, for kind == kMeasure
   bool staged_in = false;     // input was pageable and went through pinned staging
   bool staged_out = false;
