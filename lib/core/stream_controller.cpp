@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "streampipe/core/json_writer.hpp"
+#include "streampipe/core/least_squares.hpp"
 #include "streampipe/core/statistics.hpp"
 
 namespace streampipe {
@@ -301,25 +302,16 @@ std::optional<double> StreamController::MeasuredIssueCost() const {
   // batch of small sub-chunks (T4): there the batch lasts its issue time (run 30: within 1 %
   // for matmul and histograms at n >= 16), and s inferred from batch times alone was up to
   // 1.6x off. One n cannot tell s from the per-batch part a.
-  std::vector<std::pair<double, double>> pts;
+  std::vector<double> rows, medians;  // rows of [1, n]
   for (const auto& [n, v] : issue_) {
-    if (!v.empty()) pts.emplace_back(n, Median(Recent(v, kRecent)));
+    if (v.empty()) continue;
+    rows.insert(rows.end(), {1.0, static_cast<double>(n)});
+    medians.push_back(Median(Recent(v, kRecent)));
   }
-  if (pts.size() < 2) return std::nullopt;
-  double mx = 0.0, my = 0.0;
-  for (const auto& [x, y] : pts) {
-    mx += x;
-    my += y;
-  }
-  mx /= static_cast<double>(pts.size());
-  my /= static_cast<double>(pts.size());
-  double sxy = 0.0, sxx = 0.0;
-  for (const auto& [x, y] : pts) {
-    sxy += (x - mx) * (y - my);
-    sxx += (x - mx) * (x - mx);
-  }
-  if (!(sxx > 0.0) || !(sxy > 0.0)) return std::nullopt;
-  return sxy / sxx;
+  if (medians.size() < 2) return std::nullopt;
+  absl::StatusOr<LinearFit> fit = FitLeastSquares(rows, 2, medians);
+  if (!fit.ok() || !(fit->coefficients[1] > 0.0)) return std::nullopt;
+  return fit->coefficients[1];
 }
 
 std::optional<int> StreamController::ExploreTarget() const {
