@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Prediction error of the sweep's models broken down by grid, issue order and n.
 
-    bench/sweep_breakdown.py SWEEP_CSV [MODEL ...]
+    bench/sweep_breakdown.py SWEEP_CSV [--issue=streams|graph] [MODEL ...]
 
 Reads the CSV that `streampipe sweep --output=...` writes and prints, per subset of the points
 (all; each grid; symmetric depth-first; n <= 32; n within [n*/2, 2 n*] of the best measured n
 of its configuration; issue bound or not, where the CSV has issue_ms), the median and maximum of |predicted - measured| / measured for each
 model (default: current, calibrated, werkhoven-2ce), then the worst point of each model.
+--issue keeps the points of one issue mode (the CSV's issue column; "streams" where a CSV
+predates it); without it every point counts.
 Only the Python standard library is used.
 """
 import csv
@@ -26,7 +28,9 @@ def issue_bound(row):
 
 
 def config_key(row):
-    return tuple(row[k] for k in ("workload", "grid", "in_bytes", "out_bytes", "intensity", "order"))
+    return tuple(row.get(k) or "streams" if k == "issue" else row[k]
+                 for k in ("workload", "grid", "in_bytes", "out_bytes", "intensity", "order",
+                           "issue"))
 
 
 def by_config(rows):
@@ -55,7 +59,19 @@ def main(argv):
     except OSError as e:
         print(f"sweep_breakdown: cannot read {argv[1]}: {e.strerror}", file=sys.stderr)
         return 66
-    models = argv[2:] or ["current", "calibrated", "werkhoven-2ce"]
+    issue = None
+    rest = []
+    for a in argv[2:]:
+        if a.startswith("--issue="):
+            issue = a[len("--issue="):]
+        else:
+            rest.append(a)
+    if issue is not None:
+        if issue not in ("streams", "graph"):
+            print(f"sweep_breakdown: --issue={issue}: expected streams or graph", file=sys.stderr)
+            return 64
+        rows = [r for r in rows if (r.get("issue") or "streams") == issue]
+    models = rest or ["current", "calibrated", "werkhoven-2ce"]
     missing = [m for m in models if rows and "pred_" + m not in rows[0]]
     if not rows or missing:
         print(f"sweep_breakdown: {argv[1]}: no rows or no column for {missing}", file=sys.stderr)

@@ -62,6 +62,7 @@ struct Config {
   double intensity = 0.0;
   KernelLauncher launch;
   std::string order;
+  std::string issue = "streams";  // IssueMode name
 };
 
 double Percentile(std::vector<double> v, double q) {
@@ -81,6 +82,7 @@ PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
   o.launch = c.launch;
   o.max_streams = std::max(3, max_n);
   o.order = *ParseIssueOrder(c.order);
+  o.issue = *ParseIssueMode(c.issue);
   o.traits = s.traits;
   return o;
 }
@@ -135,6 +137,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.out_bytes = w.bytes.d2h;
     pt.intensity = c.intensity;
     pt.order = c.order;
+    pt.issue = c.issue;
     pt.streams = n;
     pt.median_ms = Percentile(ms, 0.5);
     pt.p10_ms = Percentile(ms, 0.1);
@@ -183,9 +186,10 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     if (cfg[i].median_ms < cfg[best_i].median_ms) best_i = static_cast<int>(i);
   }
   std::cerr << absl::StrFormat(
-      "  %-10s %-10s in %6.1f MiB out %6.1f MiB intensity %-8g %-17s best n=%-3d %.3f ms, "
+      "  %-10s %-10s in %6.1f MiB out %6.1f MiB intensity %-8g %-17s %-7s best n=%-3d %.3f ms, "
       "adaptive n=%-3d (c %.2f us, s %.2f us), current n=%d\n",
       c.workload, c.grid, w.bytes.h2d / (1 << 20), w.bytes.d2h / (1 << 20), c.intensity, c.order,
+      c.issue,
       cfg[best_i].streams, cfg[best_i].median_ms, ap.chosen_streams(),
       1e3 * ap.controller().stream_overhead_ms(), 1e3 * ap.controller().sub_chunk_cost_ms(),
       cfg.front().chosen[std::size(kAllModelKinds) - 1]);
@@ -209,6 +213,7 @@ int RunSweep(const std::vector<std::string>& args) {
   std::string profile;
   std::string streams_spec = "1..128*2";
   std::string orders_spec;
+  std::string issue_spec = "streams";
   double size_mib = 64.0;
   std::string iters_spec = "1,50,200,500,1000,3000";
   double total_mib = 64.0;
@@ -229,6 +234,9 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("streams", &streams_spec, "n values, e.g. 1..128*2 or 1,2,3,4");
   fs.Add("orders", &orders_spec,
          "issue orders (default: all three for symmetric, depth-first elsewhere)");
+  fs.Add("issue", &issue_spec,
+         "issue modes, each configuration measured in each: streams (call by call), graph "
+         "(CUDA graph per n)");
   fs.Add("size-mib", &size_mib, "symmetric: MiB copied each way");
   fs.Add("iters", &iters_spec, "symmetric: kernel loop trips (intensity)");
   fs.Add("total-mib", &total_mib, "asymmetric: MiB copied in + out");
@@ -259,6 +267,8 @@ int RunSweep(const std::vector<std::string>& args) {
     if (!o.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(o.status(), "--orders"));
     s.orders = *o;
   }
+  absl::StatusOr<std::vector<std::string>> issues = ParseNameList(issue_spec, {"streams", "graph"});
+  if (!issues.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(issues.status(), "--issue"));
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
   }
@@ -369,6 +379,17 @@ int RunSweep(const std::vector<std::string>& args) {
       }
     }
   }
+  {
+    // Each configuration in each issue mode, the modes of one configuration back to back.
+    std::vector<Config> by_issue;
+    for (const Config& c : configs) {
+      for (const std::string& issue : *issues) {
+        by_issue.push_back(c);
+        by_issue.back().issue = issue;
+      }
+    }
+    configs = std::move(by_issue);
+  }
   std::cerr << "streampipe sweep: " << configs.size() << " configurations x " << s.streams.size()
             << " values of n\n";
   std::vector<SweepPoint> points;
@@ -383,8 +404,9 @@ int RunSweep(const std::vector<std::string>& args) {
   // A timeline of one batch per issue order (add-scalar, 16 MiB, 200 trips, n = 8).
   if (!trace_dir.empty()) {
     std::filesystem::create_directories(trace_dir);
+    for (const std::string& issue : *issues)
     for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
-      Config c{"add-scalar", "trace", 4 << 20, 4, 4, 200, AddScalarLauncher(200), order};
+      Config c{"add-scalar", "trace", 4 << 20, 4, 4, 200, AddScalarLauncher(200), order, issue};
       PipelineOptions o = OptionsFor(c, s, 8);
       o.record_timeline = true;
       absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
@@ -394,7 +416,8 @@ int RunSweep(const std::vector<std::string>& args) {
       for (int i = 0; i < 4; ++i) (void)p->Run({in->data(), out->data(), c.items}, 8);
       absl::StatusOr<BatchStats> bs = p->Run({in->data(), out->data(), c.items}, 8);
       if (!bs.ok() || !bs->timeline) return Fail(kCommand, kExitSoftware, "trace run failed");
-      std::ofstream(absl::StrCat(trace_dir, "/trace_", order, ".json"))
+      std::ofstream(absl::StrCat(trace_dir, "/trace_", order, issue == "streams" ? "" : "_",
+                                 issue == "streams" ? "" : issue, ".json"))
           << ChromeTraceJson(std::span<const BatchTimeline>(&*bs->timeline, 1));
     }
   }

@@ -21,6 +21,10 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->String("pipeline.order", [](C& c) -> std::string& { return c.order; },
               {"depth-first", "breadth-first", "engine-per-stream"},
               "issue order of a batch's copies and kernels");
+    s->String("pipeline.issue", [](C& c) -> std::string& { return c.issue; },
+              {"streams", "graph"},
+              "streams: each batch enqueued call by call; graph: captured once per n as a CUDA "
+              "graph and launched with one call (the host's issue time leaves the batch)");
     s->String("pipeline.model", [](C& c) -> std::string& { return c.model; }, models,
               "performance model (docs/models.md); auto picks from the device");
     s->Int("pipeline.staging_threads", [](C& c) -> int& { return c.staging_threads; }, 1, 64,

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <string_view>
@@ -196,6 +197,18 @@ class RowReader {
 
   std::string String() { return std::string(fields_[next_++]); }
 
+  // One of `allowed`.
+  absl::Status Choice(std::string* out, std::initializer_list<absl::string_view> allowed) {
+    const std::size_t i = next_++;
+    for (absl::string_view a : allowed) {
+      if (fields_[i] == a) {
+        *out = std::string(a);
+        return absl::OkStatus();
+      }
+    }
+    return Error(i, absl::StrCat("is not one of: ", absl::StrJoin(allowed, ", ")));
+  }
+
   absl::Status Double(double* out) {
     const std::size_t i = next_++;
     if (fields_[i].empty()) {
@@ -278,7 +291,11 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   read_double(&p.calibrated_ms);
   for (std::size_t m = 0; m < kSweepModelCount; ++m) read_int(&p.chosen[m]);
   read_int(&p.adaptive_n);
-  if (columns.back() == "issue_ms") read_double(&p.issue_ms);
+  // The optional last columns, where the header has them.
+  if (std::find(columns.begin(), columns.end(), "issue_ms") != columns.end()) {
+    read_double(&p.issue_ms);
+  }
+  if (s.ok() && columns.back() == "issue") s = r.Choice(&p.issue, {"streams", "graph"});
   if (!s.ok()) return s;
   return p;
 }
@@ -288,13 +305,14 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
 std::string ConfigKey(const SweepPoint& p) {
   return absl::StrCat(p.workload, "\x1f", p.grid, "\x1f", FormatDouble(p.in_bytes), "\x1f",
                       FormatDouble(p.out_bytes), "\x1f", FormatDouble(p.intensity), "\x1f",
-                      p.order);
+                      p.order, "\x1f", p.issue);
 }
 
 std::string ConfigName(const SweepPoint& p) {
   return absl::StrCat(p.workload, "/", p.grid, " in_bytes=", FormatDouble(p.in_bytes),
                       " out_bytes=", FormatDouble(p.out_bytes),
-                      " intensity=", FormatDouble(p.intensity), " order=", p.order);
+                      " intensity=", FormatDouble(p.intensity), " order=", p.order,
+                      p.issue == "streams" ? "" : absl::StrCat(" issue=", p.issue));
 }
 
 struct Config {
@@ -353,6 +371,7 @@ std::vector<std::string> SweepCsvColumns() {
   for (ModelKind k : kAllModelKinds) c.push_back(ModelColumn("chosen_", k));
   c.push_back("chosen_adaptive");
   c.push_back("issue_ms");
+  c.push_back("issue");
   return c;
 }
 
@@ -382,6 +401,7 @@ std::string SweepCsvRow(const SweepPoint& p) {
   }
   f.push_back(absl::StrCat(p.adaptive_n));
   f.push_back(FormatDouble(p.issue_ms));
+  f.push_back(p.issue);
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -396,8 +416,10 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     if (absl::StripAsciiWhitespace(line).empty()) continue;
     const std::vector<absl::string_view> fields = SplitFields(line);
     if (!have_header) {
-      // Files written before the issue_ms column (the last one) existed still parse.
-      if (fields.size() + 1 == columns.size()) columns.pop_back();
+      // Files written before the optional last columns (issue_ms, then issue) existed parse.
+      for (int optional = 2; optional > 0 && fields.size() < columns.size(); --optional) {
+        columns.pop_back();
+      }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
       have_header = true;
       continue;

@@ -13,6 +13,7 @@
 #include <deque>
 #include <limits>
 #include <fstream>
+#include <map>
 #include <exception>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/event.hpp"
+#include "streampipe/cuda/graph.hpp"
 #include "streampipe/cuda/stream.hpp"
 #include "streampipe/status_macros.hpp"
 
@@ -52,9 +54,30 @@ absl::StatusOr<IssueOrder> ParseIssueOrder(std::string_view name) {
                    "'; valid: depth-first, breadth-first, engine-per-stream"));
 }
 
+std::string_view IssueModeName(IssueMode mode) {
+  switch (mode) {
+    case IssueMode::kStreams:
+      return "streams";
+    case IssueMode::kGraph:
+      return "graph";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<IssueMode> ParseIssueMode(std::string_view name) {
+  for (IssueMode m : {IssueMode::kStreams, IssueMode::kGraph}) {
+    if (IssueModeName(m) == name) return m;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown issue mode '", std::string(name), "'; valid: streams, graph"));
+}
+
 absl::Status ApplyConfig(const PipelineConfig& c, PipelineOptions* o) {
   absl::StatusOr<IssueOrder> order = ParseIssueOrder(c.order);
   if (!order.ok()) return order.status();
+  absl::StatusOr<IssueMode> issue = ParseIssueMode(c.issue);
+  if (!issue.ok()) return issue.status();
+  o->issue = *issue;
   o->device = c.device;
   o->max_streams = c.max_streams;
   o->max_in_flight = c.max_in_flight;
@@ -103,6 +126,29 @@ class NvtxRange {
   NvtxRange& operator=(const NvtxRange&) = delete;
 };
 
+// A batch captured as a CUDA graph (IssueMode::kGraph), for one slot, n and batch size.
+struct CachedGraph {
+  // A copy node of the graph: which host bytes it moves (an offset into the batch's input or
+  // output), so that a batch with other host buffers only updates these nodes.
+  struct Copy {
+    cudaGraphNode_t node = nullptr;
+    bool h2d = true;
+    std::size_t offset = 0;
+    std::size_t bytes = 0;
+    void* device = nullptr;
+  };
+  Graph graph;  // kept: the copy nodes' handles belong to it
+  GraphExec exec;
+  std::int64_t items = 0;
+  bool marks = false;
+  const void* in = nullptr;  // the host buffers its copy nodes point at now
+  void* out = nullptr;
+  bool updatable = false;    // every copy node found and mapped (else: re-capture on change)
+  std::vector<Copy> copies;
+  std::uint64_t last_use = 0;
+};
+constexpr std::size_t kMaxGraphsPerSlot = 16;
+
 // One batch slot: everything a batch in flight needs.
 struct Slot {
   DeviceBuffer<std::byte> d_in;
@@ -128,6 +174,8 @@ struct Slot {
   std::vector<Event> kernel_done;
   std::vector<TimedEvent> comp;       // 4 component events of a measured batch
   std::vector<TimedEvent> marks;      // 6 per chunk with record_timeline
+  Event fork;                         // graph capture: the origin forks the streams
+  std::map<int, CachedGraph> graphs;  // IssueMode::kGraph: by n (at most kMaxGraphsPerSlot)
 
   // The batch in flight.
   bool busy = false;
@@ -140,6 +188,8 @@ struct Slot {
   int used = 1;   // streams with work in this batch (their done events)
   int end_k = 0;  // the stream whose done event is the batch's end
   double issue_ms = 0.0;  // host wall time that enqueuing the batch took (Issue())
+  CachedGraph* graph = nullptr;  // the batch is launched as this graph
+  double graph_build_ms = 0.0;
   const TimedEvent& start_event() const { return start[phase]; }
   const TimedEvent& done_event(int k) const { return done[phase][static_cast<std::size_t>(k)]; }
   const TimedEvent& end_event() const { return joined ? end[phase] : done_event(end_k); }
@@ -176,6 +226,13 @@ class StreamPipeline::Impl {
  private:
   absl::Status Validate(const HostBatch& batch, int streams) const;
   absl::Status Issue(Slot& slot, int n, bool measure);
+  // The copies and kernels of a streamed batch in opt_.order; returns the streams used (their
+  // last ops end the batch). `capturing`: timeline marks become graph nodes.
+  absl::StatusOr<int> EnqueueChunks(Slot& slot, int n, bool marks, bool capturing);
+  // The slot's graph for n and this batch (captured and instantiated when missing or stale).
+  absl::StatusOr<CachedGraph*> PrepareGraph(Slot& slot, int n, bool marks);
+  absl::StatusOr<CachedGraph> CaptureGraph(Slot& slot, int n, bool marks);
+  absl::Status RetargetGraph(CachedGraph& g, const HostBatch& batch);
   absl::Status Launch(Slot& slot, int k, int n, cudaStream_t s);
   absl::Status CopyIn(Slot& slot, int n, int k, cudaStream_t s);
   absl::Status CopyOut(Slot& slot, int n, int k, cudaStream_t s);
@@ -212,6 +269,7 @@ class StreamPipeline::Impl {
   } clock_;
   std::unique_ptr<StreamController> controller_;
   bool launcher_checked_ = false;
+  std::uint64_t graph_uses_ = 0;  // LRU clock of the slots' graph caches
   absl::Status broken_;  // set after a sticky error or a timed-out wait
   bool stuck_ = false;   // a wait timed out: GPU work may still be running
 
@@ -308,6 +366,7 @@ absl::Status StreamPipeline::Impl::Init() {
     STREAMPIPE_ASSIGN_OR_RETURN(s.d_in, DeviceBuffer<std::byte>::Create(in_bytes));
     STREAMPIPE_ASSIGN_OR_RETURN(s.d_out, DeviceBuffer<std::byte>::Create(out_bytes));
     STREAMPIPE_ASSIGN_OR_RETURN(s.origin, Stream::Create());
+    STREAMPIPE_ASSIGN_OR_RETURN(s.fork, Event::Create());
     for (int phase = 0; phase < 2; ++phase) {
       STREAMPIPE_ASSIGN_OR_RETURN(s.start[phase], TimedEvent::Create());
       STREAMPIPE_ASSIGN_OR_RETURN(s.end[phase], TimedEvent::Create());
@@ -509,28 +568,16 @@ absl::Status StreamPipeline::Impl::Launch(Slot& slot, int k, int n, cudaStream_t
   return absl::OkStatus();
 }
 
-absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
-  const bool marks = opt_.record_timeline && !measure;
+absl::StatusOr<int> StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool marks,
+                                                        bool capturing) {
   auto mark = [&](int k, int i, cudaStream_t s) -> absl::Status {
     if (!marks) return absl::OkStatus();
-    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaEventRecord(slot.marks[6 * k + i].get(), s));
+    // While capturing, a plain record only orders streams; an external record is a graph node
+    // that records the event each time the graph runs.
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaEventRecordWithFlags(
+        slot.marks[6 * k + i].get(), s, capturing ? cudaEventRecordExternal : 0u));
     return absl::OkStatus();
   };
-  STREAMPIPE_RETURN_IF_ERROR(slot.start_event().Record(slot.origin));
-  slot.joined = false;
-  if (measure) {
-    // n = 1 with events around each component.
-    cudaStream_t s = slot.streams[0].get();
-    STREAMPIPE_RETURN_IF_ERROR(slot.comp[0].Record(StreamRef(s)));
-    STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, 1, 0, s));
-    STREAMPIPE_RETURN_IF_ERROR(slot.comp[1].Record(StreamRef(s)));
-    STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 0, 1, s));
-    STREAMPIPE_RETURN_IF_ERROR(slot.comp[2].Record(StreamRef(s)));
-    STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, 1, 0, s));
-    STREAMPIPE_RETURN_IF_ERROR(slot.comp[3].Record(StreamRef(s)));
-    slot.used = 1;
-    return slot.done_event(0).Record(StreamRef(s));
-  }
   switch (opt_.order) {
     case IssueOrder::kDepthFirst:
       for (int k = 0; k < n; ++k) {
@@ -545,7 +592,7 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
         STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, s));
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, s));
       }
-      break;
+      return n;
     case IssueOrder::kBreadthFirst:
       for (int k = 0; k < n; ++k) {
         cudaStream_t s = slot.streams[static_cast<std::size_t>(k)].get();
@@ -565,7 +612,7 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
         STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, s));
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, s));
       }
-      break;
+      return n;
     case IssueOrder::kEnginePerStream: {
       cudaStream_t in = slot.streams[0].get();
       cudaStream_t compute = slot.streams[1].get();
@@ -586,10 +633,178 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
         STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, out));
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, out));
       }
-      // The copy-out stream's last op depends on everything before it.
-      slot.used = 1;
-      return slot.done_event(0).Record(StreamRef(out));
+      return 3;
     }
+  }
+  return absl::InternalError("unknown issue order");
+}
+
+absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n, bool marks) {
+  const StreamRef origin(slot.origin);
+  const int streams = opt_.order == IssueOrder::kEnginePerStream ? 3 : n;
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(
+      cudaStreamBeginCapture(origin.get(), cudaStreamCaptureModeThreadLocal));
+  // The origin forks every stream the batch uses and joins them all again: the graph is the
+  // batch, with the same streams' order as a direct issue.
+  absl::Status st = slot.fork.Record(origin);
+  for (int k = 0; st.ok() && k < streams; ++k) {
+    st = slot.fork.MakeStreamWait(slot.streams[static_cast<std::size_t>(k)]);
+  }
+  if (st.ok()) st = EnqueueChunks(slot, n, marks, /*capturing=*/true).status();
+  for (int k = 0; st.ok() && k < streams; ++k) {
+    const std::size_t uk = static_cast<std::size_t>(k);
+    st = slot.join_done[uk].Record(slot.streams[uk]);
+    if (st.ok()) st = slot.join_done[uk].MakeStreamWait(origin);
+  }
+  absl::StatusOr<Graph> graph = Graph::EndCapture(origin);  // ends it on every path
+  (void)cudaGetLastError();
+  if (!st.ok()) return AnnotateStatus(st, absl::StrCat("capturing the batch (n = ", n, ")"));
+  if (!graph.ok()) {
+    return AnnotateStatus(graph.status(), absl::StrCat("capturing the batch (n = ", n, ")"));
+  }
+  CachedGraph g;
+  g.graph = std::move(*graph);
+  STREAMPIPE_ASSIGN_OR_RETURN(g.exec, GraphExec::Instantiate(g.graph));
+  // Upload now, so that the first launch costs the host what every later one does.
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphUpload(g.exec.get(), origin.get()));
+  g.items = slot.batch.num_items;
+  g.marks = marks;
+  g.in = slot.batch.in;
+  g.out = slot.batch.out;
+
+  // The copy nodes, by the device bytes they touch: the same chunk of a later batch with other
+  // host buffers is the same offset into them.
+  std::size_t count = 0;
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphGetNodes(g.graph.get(), nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphGetNodes(g.graph.get(), nodes.data(), &count));
+  const auto in_total = static_cast<std::size_t>(g.items * opt_.in_bytes_per_item);
+  const auto out_total = static_cast<std::size_t>(g.items * opt_.out_bytes_per_item);
+  auto within = [](const void* p, std::size_t bytes, const void* base, std::size_t total) {
+    const auto* b = static_cast<const std::byte*>(base);
+    const auto* q = static_cast<const std::byte*>(p);
+    return base != nullptr && q >= b && q + bytes <= b + total;
+  };
+  bool mapped = true;
+  int h2d = 0;
+  int d2h = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphNodeGetType(node, &type));
+    if (type != cudaGraphNodeTypeMemcpy) continue;
+    cudaMemcpy3DParms p{};
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphMemcpyNodeGetParams(node, &p));
+    CachedGraph::Copy c;
+    c.node = node;
+    c.bytes = p.extent.width * p.extent.height * p.extent.depth;
+    if (p.srcArray == nullptr && p.dstArray == nullptr &&
+        within(p.dstPtr.ptr, c.bytes, slot.d_in.data(), in_total) &&
+        within(p.srcPtr.ptr, c.bytes, g.in, in_total)) {
+      c.h2d = true;
+      c.device = p.dstPtr.ptr;
+      c.offset = static_cast<std::size_t>(static_cast<const std::byte*>(p.srcPtr.ptr) -
+                                          static_cast<const std::byte*>(g.in));
+      ++h2d;
+    } else if (p.srcArray == nullptr && p.dstArray == nullptr &&
+               within(p.srcPtr.ptr, c.bytes, slot.d_out.data(), out_total) &&
+               within(p.dstPtr.ptr, c.bytes, g.out, out_total)) {
+      c.h2d = false;
+      c.device = p.srcPtr.ptr;
+      c.offset = static_cast<std::size_t>(static_cast<const std::byte*>(p.dstPtr.ptr) -
+                                          static_cast<const std::byte*>(g.out));
+      ++d2h;
+    } else {
+      mapped = false;  // a copy the launcher made: its pointers are its own
+      continue;
+    }
+    g.copies.push_back(c);
+  }
+  g.updatable = mapped && h2d == (in_total > 0 ? n : 0) && d2h == (out_total > 0 ? n : 0);
+  return g;
+}
+
+absl::StatusOr<CachedGraph*> StreamPipeline::Impl::PrepareGraph(Slot& slot, int n, bool marks) {
+  const HostBatch& b = slot.batch;
+  if (auto it = slot.graphs.find(n); it != slot.graphs.end()) {
+    CachedGraph& g = it->second;
+    const bool moved = g.in != b.in || g.out != b.out;
+    if (g.items == b.num_items && g.marks == marks && (g.updatable || !moved)) {
+      g.last_use = ++graph_uses_;
+      return &g;
+    }
+    slot.graphs.erase(it);
+  }
+  if (slot.graphs.size() >= kMaxGraphsPerSlot) {
+    auto lru = std::min_element(slot.graphs.begin(), slot.graphs.end(), [](auto& x, auto& y) {
+      return x.second.last_use < y.second.last_use;
+    });
+    slot.graphs.erase(lru);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  STREAMPIPE_ASSIGN_OR_RETURN(CachedGraph g, CaptureGraph(slot, n, marks));
+  slot.graph_build_ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  g.last_use = ++graph_uses_;
+  return &slot.graphs.insert_or_assign(n, std::move(g)).first->second;
+}
+
+absl::Status StreamPipeline::Impl::RetargetGraph(CachedGraph& g, const HostBatch& b) {
+  if (g.in == b.in && g.out == b.out) return absl::OkStatus();
+  // Until every node is updated the graph points partly at the old buffers: mark it stale.
+  g.in = nullptr;
+  g.out = nullptr;
+  for (const CachedGraph::Copy& c : g.copies) {
+    if (c.h2d) {
+      STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphExecMemcpyNodeSetParams1D(
+          g.exec.get(), c.node, c.device, static_cast<const std::byte*>(b.in) + c.offset,
+          c.bytes, cudaMemcpyHostToDevice));
+    } else {
+      STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphExecMemcpyNodeSetParams1D(
+          g.exec.get(), c.node, static_cast<std::byte*>(b.out) + c.offset, c.device, c.bytes,
+          cudaMemcpyDeviceToHost));
+    }
+  }
+  g.in = b.in;
+  g.out = b.out;
+  return absl::OkStatus();
+}
+
+absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
+  slot.joined = false;
+  if (slot.graph != nullptr) {
+    if (!RetargetGraph(*slot.graph, slot.batch).ok()) {
+      // New host buffers the graph's copy nodes cannot take (another allocation's mapping):
+      // capture the batch again for them.
+      (void)cudaGetLastError();
+      slot.graph->updatable = false;
+      STREAMPIPE_ASSIGN_OR_RETURN(slot.graph, PrepareGraph(slot, n, slot.graph->marks));
+    }
+    STREAMPIPE_RETURN_IF_ERROR(slot.start_event().Record(slot.origin));
+    STREAMPIPE_RETURN_IF_ERROR(slot.graph->exec.Launch(slot.origin));
+    slot.used = n;
+    slot.joined = true;
+    return slot.end[slot.phase].Record(slot.origin);
+  }
+  STREAMPIPE_RETURN_IF_ERROR(slot.start_event().Record(slot.origin));
+  if (measure) {
+    // n = 1 with events around each component.
+    cudaStream_t s = slot.streams[0].get();
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[0].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, 1, 0, s));
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[1].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 0, 1, s));
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[2].Record(StreamRef(s)));
+    STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, 1, 0, s));
+    STREAMPIPE_RETURN_IF_ERROR(slot.comp[3].Record(StreamRef(s)));
+    slot.used = 1;
+    return slot.done_event(0).Record(StreamRef(s));
+  }
+  STREAMPIPE_RETURN_IF_ERROR(
+      EnqueueChunks(slot, n, opt_.record_timeline, /*capturing=*/false).status());
+  if (opt_.order == IssueOrder::kEnginePerStream) {
+    // The copy-out stream's last op depends on everything before it.
+    slot.used = 1;
+    return slot.done_event(0).Record(slot.streams[2]);
   }
   slot.used = n;
   if (opt_.max_in_flight == 1) {
@@ -663,8 +878,16 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
     launcher_checked_ = true;
   }
 
+  slot.graph = nullptr;
+  slot.graph_build_ms = 0.0;
+  if (opt_.issue == IssueMode::kGraph && !non_streamed && !slot.staged_in && !slot.staged_out) {
+    absl::StatusOr<CachedGraph*> g = PrepareGraph(slot, plan.streams, opt_.record_timeline);
+    if (!g.ok()) return Fail(g.status(), index);
+    slot.graph = *g;
+  }
+
   NvtxRange range(absl::StrCat("streampipe batch ", index, " ", PlanKindName(plan.kind),
-                               " n=", plan.streams));
+                               " n=", plan.streams, slot.graph != nullptr ? " graph" : ""));
   const auto issue_begin = std::chrono::steady_clock::now();
   st = Issue(slot, plan.streams, non_streamed);
   slot.issue_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
@@ -758,6 +981,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   st.staged_in = slot.staged_in;
   st.staged_out = slot.staged_out;
   st.issue_ms = slot.issue_ms;
+  st.graph = slot.graph != nullptr;
+  st.graph_build_ms = slot.graph_build_ms;
   absl::StatusOr<float> elapsed = ElapsedMs(slot.start_event(), slot.end_event());
   if (!elapsed.ok()) return Fail(elapsed.status(), index);
   st.elapsed_ms = *elapsed;

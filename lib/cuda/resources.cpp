@@ -8,6 +8,7 @@
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/event.hpp"
+#include "streampipe/cuda/graph.hpp"
 #include "streampipe/cuda/resource_counts.hpp"
 #include "streampipe/cuda/stream.hpp"
 
@@ -20,16 +21,18 @@ std::atomic<std::int64_t> g_pinned_buffers{0};
 std::atomic<std::int64_t> g_pinned_bytes{0};
 std::atomic<std::int64_t> g_device_buffers{0};
 std::atomic<std::int64_t> g_device_bytes{0};
+std::atomic<std::int64_t> g_graphs{0};
 
 }  // namespace
 
 ResourceCounts LiveResources() {
   return {g_streams.load(), g_events.load(), g_pinned_buffers.load(), g_pinned_bytes.load(),
-          g_device_buffers.load(), g_device_bytes.load()};
+          g_device_buffers.load(), g_device_bytes.load(), g_graphs.load()};
 }
 
 namespace detail {
 void CountStreams(std::int64_t d) { g_streams += d; }
+void CountGraphs(std::int64_t d) { g_graphs += d; }
 void CountEvents(std::int64_t d) { g_events += d; }
 void CountPinned(std::int64_t buffers, std::int64_t bytes) {
   g_pinned_buffers += buffers;
@@ -58,6 +61,46 @@ Stream::~Stream() {
 
 absl::Status Stream::Synchronize() const {
   STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
+  return absl::OkStatus();
+}
+
+// ---- Graphs ----
+absl::StatusOr<Graph> Graph::EndCapture(StreamRef stream) {
+  cudaGraph_t g = nullptr;
+  const cudaError_t e = cudaStreamEndCapture(stream.get(), &g);
+  if (e != cudaSuccess) {
+    if (g != nullptr) (void)cudaGraphDestroy(g);
+    (void)cudaGetLastError();  // an invalidated capture leaves a non-sticky error behind
+    return CudaErrorStatus(e, "cudaStreamEndCapture (a call not allowed while capturing?)",
+                           __FILE__, __LINE__);
+  }
+  detail::CountGraphs(1);
+  return Graph(g);
+}
+
+Graph::~Graph() {
+  if (graph_ != nullptr) {
+    STREAMPIPE_CUDA_CHECK_NOTHROW(cudaGraphDestroy(graph_));
+    detail::CountGraphs(-1);
+  }
+}
+
+absl::StatusOr<GraphExec> GraphExec::Instantiate(const Graph& graph) {
+  cudaGraphExec_t x = nullptr;
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphInstantiate(&x, graph.get(), 0));
+  detail::CountGraphs(1);
+  return GraphExec(x);
+}
+
+GraphExec::~GraphExec() {
+  if (exec_ != nullptr) {
+    STREAMPIPE_CUDA_CHECK_NOTHROW(cudaGraphExecDestroy(exec_));
+    detail::CountGraphs(-1);
+  }
+}
+
+absl::Status GraphExec::Launch(StreamRef stream) const {
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphLaunch(exec_, stream.get()));
   return absl::OkStatus();
 }
 

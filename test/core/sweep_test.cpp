@@ -67,7 +67,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 2);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 3);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -79,8 +79,9 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 2], "chosen_adaptive");
-  EXPECT_EQ(c.back(), "issue_ms");
+  EXPECT_EQ(c[c.size() - 3], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 2], "issue_ms");
+  EXPECT_EQ(c.back(), "issue");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -113,6 +114,7 @@ TEST(SweepCsvTest, RowIsExact) {
   p.chosen[kCurrent] = 16;
   p.adaptive_n = 8;
   p.issue_ms = 0.0625;
+  p.issue = "graph";
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -126,7 +128,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625\n";
+  expected += "8,0.0625,graph\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -175,6 +177,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.calibrated_ms = awkward[(i + 7) % 10];
     p.adaptive_n = 2 * i;
     p.issue_ms = awkward[(i + 8) % 10];
+    p.issue = i % 2 ? "graph" : "streams";
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -189,6 +192,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     EXPECT_EQ(a.workload, b.workload);
     EXPECT_EQ(a.grid, b.grid);
     EXPECT_EQ(a.order, b.order);
+    EXPECT_EQ(a.issue, b.issue);
     EXPECT_EQ(a.streams, b.streams);
     EXPECT_EQ(a.repetitions, b.repetitions);
     EXPECT_EQ(a.adaptive_n, b.adaptive_n);
@@ -265,34 +269,46 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
               HasSubstr("expected 'pred_werkhoven-2ce', found 'pred_werkhoven_2ce'"));
 }
 
-TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnStillParse) {
-  // docs/evidence holds sweeps from before issue_ms existed: without the last column they
-  // parse, with NaN there; a row as long as the new header is then an error.
+TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
+  // docs/evidence holds sweeps from before issue_ms and issue existed: without the last one or
+  // two columns they parse, with NaN and "streams" there; a row as long as the new header is
+  // then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
+  p.issue = "graph";
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string old_header = drop_last(SweepCsvHeader());
+  const std::string header1 = drop_last(SweepCsvHeader());  // without issue
+  const std::string header2 = drop_last(header1);            // without issue_ms
   absl::StatusOr<std::vector<SweepPoint>> r =
-      ParseSweepCsv(old_header + drop_last(SweepCsvRow(p)));
+      ParseSweepCsv(header2 + drop_last(drop_last(SweepCsvRow(p))));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->size(), 1u);
   EXPECT_EQ((*r)[0].streams, 4);
   EXPECT_EQ((*r)[0].adaptive_n, p.adaptive_n);
   EXPECT_TRUE(std::isnan((*r)[0].issue_ms));
+  EXPECT_EQ((*r)[0].issue, "streams");
+  r = ParseSweepCsv(header1 + drop_last(SweepCsvRow(p)));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].issue_ms, 0.125);
+  EXPECT_EQ((*r)[0].issue, "streams");
   r = ParseSweepCsv(SweepCsvHeader() + SweepCsvRow(p));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue_ms, 0.125);
-  r = ParseSweepCsv(old_header + SweepCsvRow(p));
-  ASSERT_FALSE(r.ok());
-  EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
+  EXPECT_EQ((*r)[0].issue, "graph");
+  for (const std::string& old : {header1, header2}) {
+    r = ParseSweepCsv(old + SweepCsvRow(p));
+    ASSERT_FALSE(r.ok());
+    EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
+  }
 }
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop issue_ms
+  header = header.substr(0, header.rfind(','));  // drop issue
+  header = header.substr(0, header.rfind(','));  // issue_ms
   header = header.substr(0, header.rfind(',')) + "\n";  // and chosen_adaptive
   absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(header);
   ASSERT_FALSE(r.ok());
@@ -345,8 +361,10 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 2, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 1, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 3, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 2, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 1, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 1, "", "'issue': value '' is not one of: streams, graph"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -693,6 +711,7 @@ TEST(SweepSummaryTest, ConfigurationsDifferInEveryKeyField) {
       [](SweepPoint* p) { p->out_bytes += 1; },
       [](SweepPoint* p) { p->intensity += 1; },
       [](SweepPoint* p) { p->order = "breadth-first"; },
+      [](SweepPoint* p) { p->issue = "graph"; },
   };
   for (std::size_t i = 0; i < std::size(changes); ++i) {
     SweepPoint other = base;

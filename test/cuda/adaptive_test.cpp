@@ -374,6 +374,7 @@ TEST_F(AdaptiveGpuTest, ConfigurationReachesThePipeline) {
   PipelineConfig c;
   ASSERT_TRUE(ApplyConfigOverride(&c, "pipeline.order", "engine-per-stream").ok());
   ASSERT_TRUE(ApplyConfigOverride(&c, "pipeline.max_streams", "8").ok());
+  ASSERT_TRUE(ApplyConfigOverride(&c, "pipeline.issue", "graph").ok());
   ASSERT_TRUE(ApplyConfigOverride(&c, "streams.max", "8").ok());
   ASSERT_TRUE(ApplyConfigOverride(&c, "detector.threshold", "0.25").ok());
   PipelineOptions o;
@@ -384,6 +385,7 @@ TEST_F(AdaptiveGpuTest, ConfigurationReachesThePipeline) {
   o.traits = CalibratedTraits();
   ASSERT_TRUE(ApplyConfig(c, &o).ok());
   EXPECT_EQ(o.order, IssueOrder::kEnginePerStream);
+  EXPECT_EQ(o.issue, IssueMode::kGraph);
   EXPECT_EQ(o.max_streams, 8);
   EXPECT_EQ(o.adaptive.detector.threshold, 0.25);
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);

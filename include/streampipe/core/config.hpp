@@ -28,6 +28,7 @@ struct PipelineConfig {
   int max_streams = 32;
   int max_in_flight = 2;
   std::string order = "depth-first";
+  std::string issue = "streams";  // "streams" or "graph" (IssueMode)
   std::string model = "auto";
   int staging_threads = 8;
   bool record_timeline = false;

@@ -68,6 +68,9 @@ struct SweepPoint {
   // Median host time that enqueuing one batch took (BatchStats::issue_ms); NaN where not
   // measured (CSVs written before the column existed).
   double issue_ms = std::numeric_limits<double>::quiet_NaN();
+  // How the batches were issued: "streams" (call by call) or "graph" (IssueMode); "streams" in
+  // CSVs written before the column existed.
+  std::string issue = "streams";
 };
 
 // ---- CSV: one row per point ----
@@ -75,8 +78,8 @@ struct SweepPoint {
 // Columns, in order: workload, grid, in_bytes, out_bytes, intensity, order, streams,
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
-// model, chosen_adaptive, issue_ms (optional when reading: files written before it existed
-// parse with NaN there). Numbers are written in the shortest form that round-trips exactly;
+// model, chosen_adaptive, issue_ms, issue (the last two optional when reading: files written
+// before they existed parse with NaN and "streams" there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.

@@ -47,6 +47,22 @@ enum class IssueOrder {
 std::string_view IssueOrderName(IssueOrder order);
 absl::StatusOr<IssueOrder> ParseIssueOrder(std::string_view name);
 
+// How a streamed batch reaches the GPU.
+enum class IssueMode {
+  // Call by call: per sub-chunk a copy in, a launch and a copy out on the host, each batch.
+  // The host's issue time grows with n (about 10 us per sub-chunk on the H100's host).
+  kStreams,
+  // The batch's calls (in `order`, on the same streams) are captured once per slot, n and
+  // batch size as a CUDA graph and replayed with one launch per batch; new host pointers only
+  // update the graph's copy nodes. The launcher is called at capture only, so its kernels'
+  // arguments are replayed: a launcher whose arguments change from batch to batch (other than
+  // through LaunchArgs) must use kStreams. Batches with pageable memory (staged) and
+  // non-streamed measurements are issued call by call.
+  kGraph,
+};
+std::string_view IssueModeName(IssueMode mode);
+absl::StatusOr<IssueMode> ParseIssueMode(std::string_view name);
+
 struct PipelineOptions {
   // The workload: bytes per item in and out (either may be 0, not both), and the largest
   // batch. Device buffers for that many items are allocated once, at Create.
@@ -59,6 +75,7 @@ struct PipelineOptions {
   int max_streams = 32;    // streams per batch slot: n ranges over 1..max_streams
   int max_in_flight = 1;   // batches submitted and not yet collected (1..8); each has its buffers
   IssueOrder order = IssueOrder::kDepthFirst;
+  IssueMode issue = IssueMode::kStreams;
   bool record_timeline = false;  // per-sub-chunk timing events (costs a little per chunk)
   int staging_threads = 8;       // host threads copying pageable memory to and from pinned
   std::chrono::milliseconds wait_timeout{60000};  // bound on every wait for the GPU
@@ -106,9 +123,14 @@ struct BatchStats {
   bool overlapped = false;
   double predicted_ms = 0.0;  // the model's prediction for this batch (0 if none)
   // Host wall time that enqueuing the batch's copies and launches took (steady clock around
-  // the issue loop; with record_timeline it includes the timeline's event records). Where it
-  // approaches elapsed_ms the batch is issue bound: the GPU waited for the host.
+  // the issue loop; with record_timeline it includes the timeline's event records; for a graph,
+  // updating its copy nodes and launching it). Where it approaches elapsed_ms the batch is
+  // issue bound: the GPU waited for the host.
   double issue_ms = 0.0;
+  // Launched as a CUDA graph (IssueMode::kGraph), and the host time that capturing and
+  // instantiating its graph took (0 when a cached graph was replayed; not in issue_ms).
+  bool graph = false;
+  double graph_build_ms = 0.0;
   ComponentTimes components;  // measured, for kind == kMeasure
   bool staged_in = false;     // input was pageable and went through pinned staging
   bool staged_out = false;

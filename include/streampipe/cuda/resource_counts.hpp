@@ -20,6 +20,7 @@ struct ResourceCounts {
   std::int64_t pinned_bytes = 0;
   std::int64_t device_buffers = 0;
   std::int64_t device_bytes = 0;
+  std::int64_t graphs = 0;  // graphs and executable graphs
 
   bool operator==(const ResourceCounts&) const = default;
 };
@@ -31,6 +32,7 @@ void CountStreams(std::int64_t delta);
 void CountEvents(std::int64_t delta);
 void CountPinned(std::int64_t buffers, std::int64_t bytes);
 void CountDevice(std::int64_t buffers, std::int64_t bytes);
+void CountGraphs(std::int64_t delta);
 }  // namespace detail
 
 }  // namespace streampipe
