@@ -24,7 +24,8 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->String("pipeline.issue", [](C& c) -> std::string& { return c.issue; },
               {"streams", "graph"},
               "streams: each batch enqueued call by call; graph: captured once per n as a CUDA "
-              "graph and launched with one call (the host's issue time leaves the batch)");
+              "graph and launched with one call (about half the host's issue time; the "
+              "launcher's kernel arguments are replayed)");
     s->String("pipeline.model", [](C& c) -> std::string& { return c.model; }, models,
               "performance model (docs/models.md); auto picks from the device");
     s->Int("pipeline.staging_threads", [](C& c) -> int& { return c.staging_threads; }, 1, 64,
