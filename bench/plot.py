@@ -107,7 +107,7 @@ def read_sweep(path):
             row = {}
             for name, value in zip(header, fields):
                 where = f"{path}: line {line_no}, column '{name}'"
-                if name in ("workload", "grid", "order"):
+                if name in ("workload", "grid", "order", "issue"):
                     row[name] = value.strip()
                 elif name in ("streams", "repetitions") or name.startswith("chosen_"):
                     row[name] = parse_int(value, where)
@@ -393,12 +393,17 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sweep_csv", help="CSV written by streampipe sweep")
     parser.add_argument("--out", required=True, help="directory for the PNGs (created)")
+    parser.add_argument("--issue", choices=("streams", "graph"), default="streams",
+                        help="plot the points of this issue mode (CSV column issue; CSVs "
+                             "without it are all streams)")
     parser.add_argument("--trace", action="append", default=[],
                         help="Chrome trace JSON written by streampipe (repeatable)")
     args = parser.parse_args(argv)
     try:
         os.makedirs(args.out, exist_ok=True)
-        rows = read_sweep(args.sweep_csv)
+        rows = [r for r in read_sweep(args.sweep_csv) if r.get("issue", "streams") == args.issue]
+        if not rows:
+            raise PlotError(f"{args.sweep_csv}: no rows with issue {args.issue}")
         plot_measured_vs_predicted(rows, args.out)
         plot_chosen_vs_best(rows, args.out)
         for trace in args.trace:
