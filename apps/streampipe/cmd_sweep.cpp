@@ -416,8 +416,8 @@ int RunSweep(const std::vector<std::string>& args) {
       for (int i = 0; i < 4; ++i) (void)p->Run({in->data(), out->data(), c.items}, 8);
       absl::StatusOr<BatchStats> bs = p->Run({in->data(), out->data(), c.items}, 8);
       if (!bs.ok() || !bs->timeline) return Fail(kCommand, kExitSoftware, "trace run failed");
-      std::ofstream(absl::StrCat(trace_dir, "/trace_", order, issue == "streams" ? "" : "_",
-                                 issue == "streams" ? "" : issue, ".json"))
+      const std::string suffix = issue == "streams" ? "" : "_" + issue;
+      std::ofstream(absl::StrCat(trace_dir, "/trace_", order, suffix, ".json"))
           << ChromeTraceJson(std::span<const BatchTimeline>(&*bs->timeline, 1));
     }
   }

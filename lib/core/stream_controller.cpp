@@ -408,11 +408,11 @@ void StreamController::Refit() {
     ratios.emplace_back(n, std::log(Median(Recent(s.ms, kRecent)) / t_star));
   }
   if (ratios.empty()) return;
-  // The issue cost s is fitted with c where the traits calibrated one (else the model has no
-  // issue bound). s only shows where the issue bound binds; elsewhere every s fits as well,
-  // and a weak pull toward the calibrated s (a factor e costs as much as a 3 % misfit of one
-  // ratio) keeps it there.
-  // Measured on the host where the batches report their issue times: then only c is fitted.
+  // The issue cost s: measured on the host where the batches report their issue times (then
+  // only c is fitted). Otherwise it is fitted with c where the traits calibrated one (else the
+  // model has no issue bound): s only shows where the issue bound binds; elsewhere every s fits
+  // as well, and a weak pull toward the calibrated s (a factor e costs as much as a 3 % misfit
+  // of one ratio) keeps it there.
   const std::optional<double> s_measured = MeasuredIssueCost();
   const double s_cal = s_measured ? *s_measured : traits_.sub_chunk_cost_ms;
   constexpr double kSPull = 1e-3;

@@ -140,7 +140,6 @@ struct CachedGraph {
   Graph graph;  // kept: the copy nodes' handles belong to it
   GraphExec exec;
   std::int64_t items = 0;
-  bool marks = false;
   const void* in = nullptr;  // the host buffers its copy nodes point at now
   void* out = nullptr;
   bool updatable = false;    // every copy node found and mapped (else: re-capture on change)
@@ -226,12 +225,14 @@ class StreamPipeline::Impl {
  private:
   absl::Status Validate(const HostBatch& batch, int streams) const;
   absl::Status Issue(Slot& slot, int n, bool measure);
-  // The copies and kernels of a streamed batch in opt_.order; returns the streams used (their
-  // last ops end the batch). `capturing`: timeline marks become graph nodes.
-  absl::StatusOr<int> EnqueueChunks(Slot& slot, int n, bool marks, bool capturing);
+  // The copies and kernels of a streamed batch in opt_.order, with the timeline's marks.
+  // `capturing`: the marks become graph nodes.
+  absl::Status EnqueueChunks(Slot& slot, int n, bool capturing);
+  // The streams EnqueueChunks(n) uses: streams[0, StreamsUsed(n)).
+  int StreamsUsed(int n) const { return opt_.order == IssueOrder::kEnginePerStream ? 3 : n; }
   // The slot's graph for n and this batch (captured and instantiated when missing or stale).
-  absl::StatusOr<CachedGraph*> PrepareGraph(Slot& slot, int n, bool marks);
-  absl::StatusOr<CachedGraph> CaptureGraph(Slot& slot, int n, bool marks);
+  absl::StatusOr<CachedGraph*> PrepareGraph(Slot& slot, int n);
+  absl::StatusOr<CachedGraph> CaptureGraph(Slot& slot, int n);
   absl::Status RetargetGraph(CachedGraph& g, const HostBatch& batch);
   absl::Status Launch(Slot& slot, int k, int n, cudaStream_t s);
   absl::Status CopyIn(Slot& slot, int n, int k, cudaStream_t s);
@@ -519,19 +520,15 @@ absl::Status StreamPipeline::Impl::ValidateLauncher(Slot& slot, const Chunk& c) 
     threw = true;
     user = absl::InvalidArgumentError("the kernel launcher threw a non-standard exception");
   }
-  cudaGraph_t graph = nullptr;
-  const cudaError_t end = cudaStreamEndCapture(s, &graph);
+  const absl::StatusOr<Graph> graph = Graph::EndCapture(StreamRef(s));
   std::size_t nodes = 0;
-  if (end == cudaSuccess && graph != nullptr) {
-    (void)cudaGraphGetNodes(graph, nullptr, &nodes);
-    (void)cudaGraphDestroy(graph);
-  }
-  (void)cudaGetLastError();  // a failed capture leaves a non-sticky error behind
+  if (graph.ok()) (void)cudaGraphGetNodes(graph->get(), nullptr, &nodes);
+  (void)cudaGetLastError();  // a call that failed inside the capture leaves its error behind
   if (threw) return user;
   std::string problem;
-  if (end != cudaSuccess) {
+  if (!graph.ok()) {
     problem = absl::StrCat("the kernel launcher broke stream capture (",
-                           cudaGetErrorName(end),
+                           graph.status().message(),
                            "): it must enqueue its work on the stream it was given "
                            "(LaunchArgs::stream), without synchronizing");
   } else if (nodes == 0) {
@@ -568,10 +565,9 @@ absl::Status StreamPipeline::Impl::Launch(Slot& slot, int k, int n, cudaStream_t
   return absl::OkStatus();
 }
 
-absl::StatusOr<int> StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool marks,
-                                                        bool capturing) {
+absl::Status StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool capturing) {
   auto mark = [&](int k, int i, cudaStream_t s) -> absl::Status {
-    if (!marks) return absl::OkStatus();
+    if (!opt_.record_timeline) return absl::OkStatus();
     // While capturing, a plain record only orders streams; an external record is a graph node
     // that records the event each time the graph runs.
     STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaEventRecordWithFlags(
@@ -592,7 +588,7 @@ absl::StatusOr<int> StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool 
         STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, s));
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, s));
       }
-      return n;
+      return absl::OkStatus();
     case IssueOrder::kBreadthFirst:
       for (int k = 0; k < n; ++k) {
         cudaStream_t s = slot.streams[static_cast<std::size_t>(k)].get();
@@ -612,7 +608,7 @@ absl::StatusOr<int> StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool 
         STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, s));
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, s));
       }
-      return n;
+      return absl::OkStatus();
     case IssueOrder::kEnginePerStream: {
       cudaStream_t in = slot.streams[0].get();
       cudaStream_t compute = slot.streams[1].get();
@@ -633,15 +629,15 @@ absl::StatusOr<int> StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool 
         STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, n, k, out));
         STREAMPIPE_RETURN_IF_ERROR(mark(k, 5, out));
       }
-      return 3;
+      return absl::OkStatus();
     }
   }
   return absl::InternalError("unknown issue order");
 }
 
-absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n, bool marks) {
+absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n) {
   const StreamRef origin(slot.origin);
-  const int streams = opt_.order == IssueOrder::kEnginePerStream ? 3 : n;
+  const int streams = StreamsUsed(n);
   STREAMPIPE_CUDA_RETURN_IF_ERROR(
       cudaStreamBeginCapture(origin.get(), cudaStreamCaptureModeThreadLocal));
   // The origin forks every stream the batch uses and joins them all again: the graph is the
@@ -650,14 +646,14 @@ absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n
   for (int k = 0; st.ok() && k < streams; ++k) {
     st = slot.fork.MakeStreamWait(slot.streams[static_cast<std::size_t>(k)]);
   }
-  if (st.ok()) st = EnqueueChunks(slot, n, marks, /*capturing=*/true).status();
+  if (st.ok()) st = EnqueueChunks(slot, n, /*capturing=*/true);
   for (int k = 0; st.ok() && k < streams; ++k) {
     const std::size_t uk = static_cast<std::size_t>(k);
     st = slot.join_done[uk].Record(slot.streams[uk]);
     if (st.ok()) st = slot.join_done[uk].MakeStreamWait(origin);
   }
   absl::StatusOr<Graph> graph = Graph::EndCapture(origin);  // ends it on every path
-  (void)cudaGetLastError();
+  (void)cudaGetLastError();  // a call that failed inside the capture leaves its error behind
   if (!st.ok()) return AnnotateStatus(st, absl::StrCat("capturing the batch (n = ", n, ")"));
   if (!graph.ok()) {
     return AnnotateStatus(graph.status(), absl::StrCat("capturing the batch (n = ", n, ")"));
@@ -668,7 +664,6 @@ absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n
   // Upload now, so that the first launch costs the host what every later one does.
   STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGraphUpload(g.exec.get(), origin.get()));
   g.items = slot.batch.num_items;
-  g.marks = marks;
   g.in = slot.batch.in;
   g.out = slot.batch.out;
 
@@ -723,12 +718,12 @@ absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n
   return g;
 }
 
-absl::StatusOr<CachedGraph*> StreamPipeline::Impl::PrepareGraph(Slot& slot, int n, bool marks) {
+absl::StatusOr<CachedGraph*> StreamPipeline::Impl::PrepareGraph(Slot& slot, int n) {
   const HostBatch& b = slot.batch;
   if (auto it = slot.graphs.find(n); it != slot.graphs.end()) {
     CachedGraph& g = it->second;
     const bool moved = g.in != b.in || g.out != b.out;
-    if (g.items == b.num_items && g.marks == marks && (g.updatable || !moved)) {
+    if (g.items == b.num_items && (g.updatable || !moved)) {
       g.last_use = ++graph_uses_;
       return &g;
     }
@@ -741,7 +736,7 @@ absl::StatusOr<CachedGraph*> StreamPipeline::Impl::PrepareGraph(Slot& slot, int 
     slot.graphs.erase(lru);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  STREAMPIPE_ASSIGN_OR_RETURN(CachedGraph g, CaptureGraph(slot, n, marks));
+  STREAMPIPE_ASSIGN_OR_RETURN(CachedGraph g, CaptureGraph(slot, n));
   slot.graph_build_ms +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   g.last_use = ++graph_uses_;
@@ -777,7 +772,7 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
       // capture the batch again for them.
       (void)cudaGetLastError();
       slot.graph->updatable = false;
-      STREAMPIPE_ASSIGN_OR_RETURN(slot.graph, PrepareGraph(slot, n, slot.graph->marks));
+      STREAMPIPE_ASSIGN_OR_RETURN(slot.graph, PrepareGraph(slot, n));
     }
     STREAMPIPE_RETURN_IF_ERROR(slot.start_event().Record(slot.origin));
     STREAMPIPE_RETURN_IF_ERROR(slot.graph->exec.Launch(slot.origin));
@@ -799,8 +794,7 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
     slot.used = 1;
     return slot.done_event(0).Record(StreamRef(s));
   }
-  STREAMPIPE_RETURN_IF_ERROR(
-      EnqueueChunks(slot, n, opt_.record_timeline, /*capturing=*/false).status());
+  STREAMPIPE_RETURN_IF_ERROR(EnqueueChunks(slot, n, /*capturing=*/false));
   if (opt_.order == IssueOrder::kEnginePerStream) {
     // The copy-out stream's last op depends on everything before it.
     slot.used = 1;
@@ -881,7 +875,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   slot.graph = nullptr;
   slot.graph_build_ms = 0.0;
   if (opt_.issue == IssueMode::kGraph && !non_streamed && !slot.staged_in && !slot.staged_out) {
-    absl::StatusOr<CachedGraph*> g = PrepareGraph(slot, plan.streams, opt_.record_timeline);
+    absl::StatusOr<CachedGraph*> g = PrepareGraph(slot, plan.streams);
     if (!g.ok()) return Fail(g.status(), index);
     slot.graph = *g;
   }

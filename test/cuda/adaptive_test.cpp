@@ -391,6 +391,7 @@ TEST_F(AdaptiveGpuTest, ConfigurationReachesThePipeline) {
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->options().order, IssueOrder::kEnginePerStream);
+  EXPECT_EQ(p->options().issue, IssueMode::kGraph);
   EXPECT_EQ(p->controller().options().detector.threshold, 0.25);
 }
 

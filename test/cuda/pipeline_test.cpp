@@ -12,7 +12,6 @@
 
 #include <gtest/gtest.h>
 
-#include "absl/strings/str_cat.h"
 #include "gpu_test_util.hpp"
 #include "streampipe/core/timeline.hpp"
 #include "streampipe/cuda/buffer.hpp"
