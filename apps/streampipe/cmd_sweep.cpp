@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -87,8 +88,15 @@ PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
   return o;
 }
 
+// Relative errors of the calibrated prediction and of the single-factor one it replaced (run
+// 38), per issue mode, over the same points: the comparison holds on a noisy lease too.
+struct PredictorErrors {
+  std::vector<double> calibrated, single_factor;
+};
+
 // Measures one configuration and appends its points.
-absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>* points) {
+absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>* points,
+                     std::map<std::string, PredictorErrors>* errors) {
   std::vector<int> ns;
   for (int n : s.streams) {
     if (n <= c.items) ns.push_back(n);
@@ -180,6 +188,10 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (SweepPoint& pt : cfg) {
     pt.adaptive_n = ap.chosen_streams();
     pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
+    PredictorErrors& e = (*errors)[c.issue];
+    e.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
+    e.single_factor.push_back(
+        std::abs(ap.controller().SingleFactorPredictMs(pt.streams, c.items) / pt.median_ms - 1.0));
   }
   int best_i = 0;
   for (std::size_t i = 0; i < cfg.size(); ++i) {
@@ -193,6 +205,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       cfg[best_i].streams, cfg[best_i].median_ms, ap.chosen_streams(),
       1e3 * ap.controller().stream_overhead_ms(), 1e3 * ap.controller().sub_chunk_cost_ms(),
       cfg.front().chosen[std::size(kAllModelKinds) - 1]);
+  // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
+  // median time, median issue time.
+  std::string seen;
+  for (const MeasuredN& m : ap.controller().Measured()) {
+    absl::StrAppendFormat(&seen, " n=%d:%dx%.4f/%.4f", m.streams, m.samples, m.median_ms,
+                          m.issue_median_ms);
+  }
+  std::cerr << "    adaptive measured (n:samples x ms/issue ms):" << seen << "\n";
   points->insert(points->end(), cfg.begin(), cfg.end());
   return absl::OkStatus();
 }
@@ -393,12 +413,23 @@ int RunSweep(const std::vector<std::string>& args) {
   std::cerr << "streampipe sweep: " << configs.size() << " configurations x " << s.streams.size()
             << " values of n\n";
   std::vector<SweepPoint> points;
+  std::map<std::string, PredictorErrors> errors;
   for (const Config& c : configs) {
-    absl::Status m = Measure(c, s, &points);
+    absl::Status m = Measure(c, s, &points, &errors);
     if (!m.ok()) {
       return Fail(kCommand, kExitSoftware,
                   AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity)));
     }
+  }
+  for (const auto& [issue, e] : errors) {
+    auto line = [](const std::vector<double>& v) {
+      const auto over = std::count_if(v.begin(), v.end(), [](double x) { return x > 0.1; });
+      return absl::StrFormat("median %.1f %% / max %.1f %%, %d over 10 %%",
+                             100 * Percentile(v, 0.5), 100 * Percentile(v, 1.0), over);
+    };
+    std::cerr << "streampipe sweep: " << issue << ": calibrated " << line(e.calibrated)
+              << "; single factor (up to run 37) " << line(e.single_factor) << " ("
+              << e.calibrated.size() << " points)\n";
   }
 
   // A timeline of one batch per issue order (add-scalar, 16 MiB, 200 trips, n = 8).

@@ -145,6 +145,16 @@ struct RederivationEvent {
 // One JSON object (no newline): the event with `batch` as the pipeline's batch index.
 std::string EventJson(const RederivationEvent& event, std::int64_t batch);
 
+// What the controller has measured at one n in the current derivation (medians of the recent
+// samples, as the calibration uses them).
+struct MeasuredN {
+  int streams = 0;
+  int samples = 0;          // settled batch times
+  double median_ms = 0.0;   // normalized to the reference item count; 0 without samples
+  int issue_samples = 0;    // host issue times
+  double issue_median_ms = 0.0;
+};
+
 class StreamController {
  public:
   StreamController(std::unique_ptr<StreamModel> model, DeviceTraits traits,
@@ -178,9 +188,14 @@ class StreamController {
   const std::vector<RederivationEvent>& events() const { return events_; }
   std::int64_t explorations() const { return explorations_; }
   std::int64_t observations() const { return observations_; }
+  // Every n with samples or issue times in this derivation, ascending.
+  std::vector<MeasuredN> Measured() const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   double PredictMs(int streams, std::int64_t items) const;
+  // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
+  // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.
+  double SingleFactorPredictMs(int streams, std::int64_t items) const;
   // The model's choice for `items` from the reference measurement, with every candidate
   // (uncalibrated but for c). FailedPrecondition before the first measurement.
   absl::StatusOr<StreamChoice> Choose(std::int64_t items) const;
@@ -197,9 +212,17 @@ class StreamController {
   double ModelMs(int n, double c, double s) const;
   std::optional<int> ExploreTarget() const;
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
-  // The issue cost s measured on the host: the slope of the median issue time against n over
-  // the streamed batches of this derivation, where at least two n have issue times.
-  std::optional<double> MeasuredIssueCost() const;
+  // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n: least squares of the median
+  // issue times over the streamed batches of this derivation, where at least two n have them
+  // (and the slope is positive).
+  struct IssueLine {
+    double fixed_ms = 0.0;
+    double per_sub_chunk_ms = 0.0;
+  };
+  std::optional<IssueLine> MeasuredIssueLine() const;
+  // The calibrated prediction at n streams and the reference items (docs/models.md,
+  // "Calibrated prediction").
+  double CalibratedMs(int n) const;
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
   void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,

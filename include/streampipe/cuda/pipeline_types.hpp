@@ -56,8 +56,8 @@ enum class IssueMode {
   // batch size as a CUDA graph and replayed with one launch per batch; new host pointers only
   // update the graph's copy nodes. The launcher is called at capture only, so its kernels'
   // arguments are replayed: a launcher whose arguments change from batch to batch (other than
-  // through LaunchArgs) must use kStreams. Batches with pageable memory (staged) and
-  // non-streamed measurements are issued call by call.
+  // through LaunchArgs) must use kStreams. The non-streamed measurement is a graph too (its
+  // component events as nodes); batches with pageable memory (staged) are issued call by call.
   kGraph,
 };
 std::string_view IssueModeName(IssueMode mode);
