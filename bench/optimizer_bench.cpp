@@ -6,6 +6,7 @@
 
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/optimizer.hpp"
+#include "streampipe/core/stream_controller.hpp"
 
 namespace streampipe {
 namespace {
@@ -46,6 +47,35 @@ void BM_ChooseNumStreams64(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ChooseNumStreams64);
+
+// What the controller adds to every batch: its calibrated prediction (Plan() attaches one to
+// each plan), after 300 batches that measured n*, its neighbours and the probe, with host issue
+// times, so the prediction interpolates residuals and fits the issue line.
+void BM_CalibratedPrediction(benchmark::State& state) {
+  AdaptiveOptions o;
+  o.candidates.max_streams = 128;
+  o.candidates.powers_of_two = true;
+  StreamController c(MakeModel(ModelKind::kCurrent), DeviceTraits::H100Anchors(), o);
+  constexpr std::int64_t kItems = 1'000'000;
+  for (int b = 0; b < 300; ++b) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation obs;
+    obs.items = kItems;
+    obs.issue_ms = 0.012 + 0.009 * p.streams;
+    obs.components = {0.045, 0.08, 0.044};
+    obs.measured_ms = p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup
+                          ? obs.components.total_ms()
+                          : 0.06 + 0.1 / p.streams + 0.002 * p.streams;
+    if (!c.Observe(p, obs).ok()) {
+      state.SkipWithError("observation refused");
+      return;
+    }
+  }
+  const int n = c.streams();
+  for (auto _ : state) benchmark::DoNotOptimize(c.PredictMs(n, kItems));
+  state.counters["measured_n"] = static_cast<double>(c.Measured().size());
+}
+BENCHMARK(BM_CalibratedPrediction);
 
 }  // namespace
 }  // namespace streampipe

@@ -149,6 +149,18 @@ void Report(benchmark::State& state, const std::string& impl, int iters, int n,
   state.counters["GBps"] = 2.0 * kItems * sizeof(float) / (med * 1e6);
 }
 
+// A pipeline of `items` floats each way through the add-scalar kernel (`iters` trips), up to
+// 128 streams, with the calibrated traits: what every benchmark here varies from.
+PipelineOptions AddScalarPipeline(std::int64_t items, int iters) {
+  PipelineOptions o;
+  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = items;
+  o.launch = AddScalarLauncher(iters);
+  o.max_streams = 128;
+  o.traits = S().traits;
+  return o;
+}
+
 // The hand loop and one StreamPipeline (its launcher reads the intensity from g_iters), batch
 // for batch in alternating order, so that both see the same machine state: a comparison of
 // separate runs measures drift of the machine as much as the code (seen: +-5-10 % at single
@@ -157,17 +169,13 @@ int g_iters = 1;
 
 StreamPipeline& SharedPipeline() {
   static StreamPipeline* p = [] {
-    PipelineOptions o;
-    o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
-    o.max_items_per_batch = kItems;
+    PipelineOptions o = AddScalarPipeline(kItems, 1);
     o.launch = [](const LaunchArgs& a) -> absl::Status {
       STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchAddScalar(static_cast<const float*>(a.in),
                                                       static_cast<float*>(a.out), a.num_items,
                                                       g_iters, a.stream));
       return absl::OkStatus();
     };
-    o.max_streams = 128;
-    o.traits = S().traits;
     return new StreamPipeline(*StreamPipeline::Create(o));
   }();
   return *p;
@@ -250,14 +258,9 @@ void BM_Automatic(benchmark::State& state) {
     return;
   }
   const int iters = static_cast<int>(state.range(0));
-  PipelineOptions o;
-  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
-  o.max_items_per_batch = kItems;
-  o.launch = AddScalarLauncher(iters);
-  o.max_streams = 128;
+  PipelineOptions o = AddScalarPipeline(kItems, iters);
   o.adaptive.candidates.max_streams = 128;
   o.adaptive.candidates.powers_of_two = true;
-  o.traits = S().traits;
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   if (!p.ok()) {
     state.SkipWithError(std::string(p.status().message()).c_str());
@@ -291,12 +294,7 @@ void BM_PipelinePageable(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   static std::vector<float>* in = new std::vector<float>(S().in.data(), S().in.data() + kItems);
   static std::vector<float>* out = new std::vector<float>(kItems);
-  PipelineOptions o;
-  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
-  o.max_items_per_batch = kItems;
-  o.launch = AddScalarLauncher(1);
-  o.max_streams = 128;
-  o.traits = S().traits;
+  const PipelineOptions o = AddScalarPipeline(kItems, 1);
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   if (!p.ok()) {
     state.SkipWithError(std::string(p.status().message()).c_str());
@@ -334,13 +332,8 @@ void BM_IssueMode(benchmark::State& state) {
   const IssueMode mode = state.range(0) == 0 ? IssueMode::kStreams : IssueMode::kGraph;
   const int n = static_cast<int>(state.range(1));
   constexpr std::int64_t kTiny = 1 << 12;
-  PipelineOptions o;
-  o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
-  o.max_items_per_batch = kTiny;
-  o.launch = AddScalarLauncher(1);
-  o.max_streams = 128;
+  PipelineOptions o = AddScalarPipeline(kTiny, 1);
   o.issue = mode;
-  o.traits = S().traits;
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   if (!p.ok()) {
     state.SkipWithError(std::string(p.status().message()).c_str());

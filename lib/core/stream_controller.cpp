@@ -175,9 +175,13 @@ double StreamController::PredictMs(int streams, std::int64_t items) const {
 double StreamController::SingleFactorPredictMs(int streams, std::int64_t items) const {
   if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
   const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
-  const double model = ModelMs(streams, c_);
+  return SingleFactorMs(streams) * scale;
+}
+
+double StreamController::SingleFactorMs(int n) const {
+  const double model = ModelMs(n, c_);
   const double at_star = ModelMs(n_star_, c_);
-  return (level_ > 0.0 && at_star > 0.0 ? level_ * model / at_star : model) * scale;
+  return level_ > 0.0 && at_star > 0.0 ? level_ * model / at_star : model;
 }
 
 absl::StatusOr<StreamChoice> StreamController::Choose(std::int64_t items) const {
@@ -275,6 +279,7 @@ void StreamController::RequestRemeasure(std::string reason) {
 void StreamController::SetSteadyState(bool steady, std::string reason) {
   if (options_.steady_state == steady) return;
   options_.steady_state = steady;
+  const CalibrationReset reset(calibration_);
   if (!reference_ || measure_pending_ || need_measure_) return;  // the coming derivation will
   pending_old_n_ = n_star_;
   pending_old_pred_ = level_;
@@ -320,19 +325,17 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   return IssueLine{std::max(0.0, fit->coefficients[0]), fit->coefficients[1]};
 }
 
-double StreamController::CalibratedMs(int n) const {
+const StreamController::Calibration& StreamController::CalibrationNow() const {
+  if (calibration_) return *calibration_;
   // The model's device paths (s = 0) with c fitted, corrected by the residuals measured at the
-  // n this derivation ran (log(measured / model), interpolated linearly in log n between them,
-  // held beyond the outermost), and bounded below by the host's issue time. One factor for all
-  // n (level at n* / model at n*) carried the model's error at n* everywhere: a shape the
-  // model lacks near n* (engine-per-stream kernels queued on one stream, run 36: +10 % at
-  // n = 1..8 from n* = 32) or a device error applied to the host's issue time (+20 %).
-  // Where batches report their issue times the host is measured, not modelled: the device
-  // paths alone are corrected and the measured issue line bounds them. Otherwise the model's T4
-  // path (with s fitted from batch times) is corrected with the rest.
-  const std::optional<IssueLine> line = MeasuredIssueLine();
-  const LinearizedModel device = Linearized(c_, line ? 0.0 : s_);
-  std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model))
+  // n this derivation ran. One factor for all n (level at n* / model at n*) carried the model's
+  // error at n* everywhere: a shape the model lacks near n* (engine-per-stream kernels queued on
+  // one stream, run 36: +10 % at n = 1..8 from n* = 32) or a device error applied to the host's
+  // issue time (+20 %). Where batches report their issue times the host is measured, not
+  // modelled: the device paths alone are corrected and the measured issue line bounds them.
+  // Otherwise the model's T4 path (with s fitted from batch times) is corrected with the rest.
+  std::optional<IssueLine> line = MeasuredIssueLine();
+  Calibration cal{line, Linearized(c_, line ? 0.0 : s_), {}};
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
     const double t = m == n_star_ && level_ > 0.0 ? level_ : Median(Recent(s.ms, kRecent));
@@ -342,30 +345,32 @@ double StreamController::CalibratedMs(int n) const {
         Median(Recent(it->second, kRecent)) >= kIssueBound * t) {
       continue;
     }
-    const double d = device.TotalMs(m);
-    if (d > 0.0 && t > 0.0) residuals.emplace_back(std::log2(m), std::log(t / d));
+    const double d = cal.device.TotalMs(m);
+    if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(m), std::log(t / d));
   }
-  const double issue = line ? line->fixed_ms + line->per_sub_chunk_ms * n : 0.0;
-  if (residuals.empty()) {
+  return calibration_.emplace(std::move(cal));
+}
+
+double StreamController::CalibratedMs(int n) const {
+  const Calibration& cal = CalibrationNow();
+  if (cal.residuals.empty()) {
     // Nothing measured off the issue bound yet: the whole model, scaled to n*'s level.
-    const double model = ModelMs(n, c_);
-    const double at_star = ModelMs(n_star_, c_);
-    return level_ > 0.0 && at_star > 0.0 ? level_ * model / at_star : model;
+    return SingleFactorMs(n);
   }
+  // The residual interpolated linearly in log n between the measured n, held beyond them.
   const double x = std::log2(n);
-  double r = residuals.front().second;
-  if (x >= residuals.back().first) {
-    r = residuals.back().second;
-  } else if (x > residuals.front().first) {
-    for (std::size_t i = 1; i < residuals.size(); ++i) {
-      const auto& [x1, r1] = residuals[i];
-      if (x > x1) continue;
-      const auto& [x0, r0] = residuals[i - 1];
+  const auto& res = cal.residuals;
+  double r = x <= res.front().first ? res.front().second : res.back().second;
+  for (std::size_t i = 1; i < res.size(); ++i) {
+    if (x > res[i - 1].first && x <= res[i].first) {
+      const auto& [x0, r0] = res[i - 1];
+      const auto& [x1, r1] = res[i];
       r = r0 + (r1 - r0) * (x - x0) / (x1 - x0);
       break;
     }
   }
-  return std::max(device.TotalMs(n) * std::exp(r), issue);
+  const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n : 0.0;
+  return std::max(cal.device.TotalMs(n) * std::exp(r), issue);
 }
 
 std::vector<MeasuredN> StreamController::Measured() const {
@@ -563,6 +568,9 @@ void StreamController::Refit() {
 }
 
 absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObservation& obs) {
+  // Samples, level, c, s or n* may change below, and an event may build the calibration on
+  // the way (its predicted time): it is rebuilt at the next prediction after this call.
+  const CalibrationReset reset(calibration_);
   const double values[] = {obs.measured_ms,         obs.components.h2d_ms,
                            obs.components.kernel_ms, obs.components.d2h_ms,
                            obs.h2d_bytes,            obs.d2h_bytes,

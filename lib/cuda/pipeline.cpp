@@ -233,8 +233,8 @@ class StreamPipeline::Impl {
   absl::Status EnqueueMeasured(Slot& slot, bool capturing);
   // The streams EnqueueChunks(n) uses: streams[0, StreamsUsed(n)).
   int StreamsUsed(int n) const { return opt_.order == IssueOrder::kEnginePerStream ? 3 : n; }
-  // The slot's graph for n and this batch (captured and instantiated when missing or stale).
-  // The graph of the batch at n streams, or of the measured batch (n = 1, component events).
+  // The slot's graph of the batch at n streams, or of the measured batch (n = 1, component
+  // events), for this batch: captured and instantiated when missing or stale.
   absl::StatusOr<CachedGraph*> PrepareGraph(Slot& slot, int n, bool measure);
   absl::StatusOr<CachedGraph> CaptureGraph(Slot& slot, int n, bool measure);
   absl::Status RetargetGraph(CachedGraph& g, const HostBatch& batch);
@@ -569,14 +569,20 @@ absl::Status StreamPipeline::Impl::Launch(Slot& slot, int k, int n, cudaStream_t
   return absl::OkStatus();
 }
 
+namespace {
+// Records a timing event on s. While capturing, a plain record only orders streams; an
+// external record is a graph node that records the event each time the graph runs.
+absl::Status RecordTiming(const TimedEvent& e, cudaStream_t s, bool capturing) {
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(
+      cudaEventRecordWithFlags(e.get(), s, capturing ? cudaEventRecordExternal : 0u));
+  return absl::OkStatus();
+}
+}  // namespace
+
 absl::Status StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool capturing) {
   auto mark = [&](int k, int i, cudaStream_t s) -> absl::Status {
     if (!opt_.record_timeline) return absl::OkStatus();
-    // While capturing, a plain record only orders streams; an external record is a graph node
-    // that records the event each time the graph runs.
-    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaEventRecordWithFlags(
-        slot.marks[6 * k + i].get(), s, capturing ? cudaEventRecordExternal : 0u));
-    return absl::OkStatus();
+    return RecordTiming(slot.marks[static_cast<std::size_t>(6 * k + i)], s, capturing);
   };
   switch (opt_.order) {
     case IssueOrder::kDepthFirst:
@@ -641,11 +647,8 @@ absl::Status StreamPipeline::Impl::EnqueueChunks(Slot& slot, int n, bool capturi
 
 absl::Status StreamPipeline::Impl::EnqueueMeasured(Slot& slot, bool capturing) {
   cudaStream_t s = slot.streams[0].get();
-  auto comp = [&](int i) -> absl::Status {
-    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaEventRecordWithFlags(
-        slot.comp[static_cast<std::size_t>(i)].get(), s,
-        capturing ? cudaEventRecordExternal : 0u));
-    return absl::OkStatus();
+  auto comp = [&](int i) {
+    return RecordTiming(slot.comp[static_cast<std::size_t>(i)], s, capturing);
   };
   STREAMPIPE_RETURN_IF_ERROR(comp(0));
   STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, 1, 0, s));

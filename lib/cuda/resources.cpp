@@ -74,7 +74,7 @@ absl::StatusOr<Graph> Graph::EndCapture(StreamRef stream) {
     return CudaErrorStatus(e, "cudaStreamEndCapture (a call not allowed while capturing?)",
                            __FILE__, __LINE__);
   }
-  detail::CountGraphs(1);
+  if (g != nullptr) detail::CountGraphs(1);  // the destructor uncounts only a graph it owns
   return Graph(g);
 }
 

@@ -220,9 +220,29 @@ class StreamController {
     double per_sub_chunk_ms = 0.0;
   };
   std::optional<IssueLine> MeasuredIssueLine() const;
-  // The calibrated prediction at n streams and the reference items (docs/models.md,
-  // "Calibrated prediction").
+  // What the calibrated prediction needs from the measurements (docs/models.md, "Calibrated
+  // prediction"): built once after they change, not at every prediction (Plan() makes one per
+  // batch).
+  struct Calibration {
+    std::optional<IssueLine> line;
+    LinearizedModel device;                            // the paths the residuals correct
+    std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
+  };
+  const Calibration& CalibrationNow() const;
+  // Drops the cached calibration when it goes out of scope (and when made).
+  class CalibrationReset {
+   public:
+    explicit CalibrationReset(std::optional<Calibration>& c) : c_(c) { c_.reset(); }
+    ~CalibrationReset() { c_.reset(); }
+    CalibrationReset(const CalibrationReset&) = delete;
+    CalibrationReset& operator=(const CalibrationReset&) = delete;
+
+   private:
+    std::optional<Calibration>& c_;
+  };
+  // The calibrated prediction at n streams and the reference items.
   double CalibratedMs(int n) const;
+  double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
   void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,
@@ -261,6 +281,7 @@ class StreamController {
   std::int64_t observations_ = 0;
   std::int64_t explorations_ = 0;
   std::vector<RederivationEvent> events_;
+  mutable std::optional<Calibration> calibration_;  // dropped by every Observe / SetSteadyState
 };
 
 }  // namespace streampipe
