@@ -2,16 +2,21 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <toml++/toml.h>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
@@ -133,102 +138,248 @@ absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
   return absl::OkStatus();
 }
 
-// toml++ 3.3.0 (Debian 12's) reaches __builtin_unreachable when it asks whether a non-ASCII
-// character is whitespace (upstream issues #190 and #295, fixed by PR #305): undefined
-// behaviour on a user's file. Non-ASCII characters are only legal TOML inside strings and
-// comments, so refuse them elsewhere before toml++ sees the text (a fixed toml++ refuses them
-// too), and refuse the one legal case the bug also hits: a non-ASCII character first after a
-// line-ending backslash in a multi-line basic string. Found by test/fuzz/config_fuzz.
-absl::Status GuardToml(std::string_view text, std::string_view file) {
-  enum class State { kNormal, kComment, kBasic, kLiteral, kMlBasic, kMlLiteral };
-  State st = State::kNormal;
-  int line = 1;
-  int col = 0;
-  bool after_line_backslash = false;  // kMlBasic: skipping whitespace after "\\\n"
-  auto starts = [&](std::size_t i, std::string_view w) { return text.substr(i, w.size()) == w; };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const unsigned char ch = static_cast<unsigned char>(text[i]);
-    ++col;
-    if (ch >= 0x80) {
-      const bool allowed = st == State::kComment || st == State::kBasic || st == State::kLiteral ||
-                           st == State::kMlLiteral || (st == State::kMlBasic && !after_line_backslash);
-      if (!allowed) {
-        const char* why = st == State::kMlBasic
-                              ? "first after a line-ending backslash in a multi-line string "
-                                "(not supported: toml++ 3.3.0 bug #190)"
-                              : "outside a string or comment";
-        return absl::InvalidArgumentError(absl::StrCat(
-            S(file), ":", line, ":", col, ": parse error: non-ASCII byte 0x",
-            absl::Hex(ch, absl::kZeroPad2), " ", why));
-      }
-      after_line_backslash = false;
-      continue;
+// toml++ 3.3.0 (Debian 12's) reaches __builtin_unreachable when it asks whether some non-ASCII
+// characters are whitespace (upstream issues #190 and #295, fixed by PR #305, not in 3.3.0):
+// undefined behaviour on a user's file. It asks in more places than strings' edges: a number
+// token scans every character up to a terminator, across quotes (found by
+// test/fuzz/config_fuzz). So toml++ is only ever given ASCII: every non-ASCII character is
+// made ASCII without changing what the document means, and the column of a parse error is
+// mapped back to the user's text.
+//  - in a basic string ("...", """..."""): written as the escape \uXXXX or \UXXXXXXXX;
+//  - in a literal string ('...', '''...''') that holds one: the string becomes a basic string
+//    (backslashes and double quotes escaped too);
+//  - in a comment: '?' (comments are dropped; one column for one);
+//  - anywhere else: an error naming line, column and character (TOML allows non-ASCII only in
+//    strings and comments; a fixed toml++ refuses it there too).
+// Invalid UTF-8 is an error naming the byte. Strings and comments are found by the lexical
+// rules of TOML 1.0; where toml++ would see them elsewhere, the document is invalid there and
+// stays invalid. A file in ASCII is given to toml++ unchanged.
+struct AsciiToml {
+  // Columns [first, last] of `line` in `text` stand for column `original` of the user's text.
+  struct Rewrite {
+    int line;
+    int first;
+    int last;
+    int original;
+  };
+  std::string text;
+  std::vector<Rewrite> rewrites;  // in text order
+
+  int OriginalColumn(int line, int column) const {
+    int shift = 0;
+    for (const Rewrite& r : rewrites) {
+      if (r.line < line) continue;
+      if (r.line > line || column < r.first) break;
+      if (column <= r.last) return r.original;
+      shift += r.last - r.first;
     }
-    if (ch == '\n') {
+    return column - shift;
+  }
+};
+
+// The code point at text[i] and its length in bytes; length 0 if it is not valid UTF-8
+// (overlong forms, surrogates and values past U+10FFFF are not).
+int DecodeUtf8(std::string_view text, std::size_t i, char32_t* cp) {
+  const auto byte = [&](std::size_t k) -> unsigned {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+  };
+  const unsigned b0 = byte(0);
+  if (b0 < 0x80) {
+    *cp = b0;
+    return 1;
+  }
+  int len = 0;
+  unsigned lo = 0x80;
+  unsigned hi = 0xBF;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+    *cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    *cp = b0 & 0x0F;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    *cp = b0 & 0x07;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  for (int k = 1; k < len; ++k) {
+    const unsigned b = byte(static_cast<std::size_t>(k));
+    if (b < (k == 1 ? lo : 0x80u) || b > (k == 1 ? hi : 0xBFu)) return 0;
+    *cp = (*cp << 6) | (b & 0x3F);
+  }
+  return len;
+}
+
+std::string CodePointName(char32_t cp) {
+  return absl::StrFormat("U+%04X", static_cast<std::uint32_t>(cp));
+}
+
+absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view file) {
+  enum class State { kNormal, kComment, kBasic, kMlBasic, kLiteral, kMlLiteral };
+  AsciiToml out;
+  out.text.reserve(in.size());
+  State st = State::kNormal;
+  bool convert = false;  // kLiteral, kMlLiteral: written as a basic string
+  bool escaped = false;  // kBasic, kMlBasic: the previous character was a backslash
+  int line = 1;
+  int col = 0;      // of the current character in `in`, in characters as toml++ counts them
+  int out_col = 0;  // in out.text
+  std::size_t i = in.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a BOM: toml++ skips it too
+  const auto error = [&](std::string_view what) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(S(file), ":", line, ":", col, ": parse error: ", S(what)));
+  };
+  // `s` for as many characters of `in`, one for one.
+  const auto copy = [&](std::string_view s) {
+    out.text.append(s);
+    out_col += static_cast<int>(s.size());
+  };
+  // `s` for the one character at `col`.
+  const auto replace = [&](std::string_view s) {
+    if (s.size() != 1) {
+      out.rewrites.push_back({line, out_col + 1, out_col + static_cast<int>(s.size()), col});
+    }
+    copy(s);
+  };
+  const auto run_of = [&](char q) {
+    std::size_t n = 0;
+    while (i + n < in.size() && in[i + n] == q) ++n;
+    return n;
+  };
+  // Whether a non-ASCII byte comes before `end` (or the end of the text) from `from` on.
+  const auto has_non_ascii = [&](std::size_t from, std::string_view end) {
+    std::size_t stop = in.find(end, from);
+    if (stop == std::string_view::npos) stop = in.size();
+    for (std::size_t k = from; k < stop; ++k) {
+      if (static_cast<unsigned char>(in[k]) >= 0x80) return true;
+    }
+    return false;
+  };
+  while (i < in.size()) {
+    char32_t cp = 0;
+    const int len = DecodeUtf8(in, i, &cp);
+    ++col;
+    if (len == 0) {
+      return error(absl::StrCat("invalid UTF-8 (byte 0x",
+                                absl::Hex(static_cast<unsigned char>(in[i]), absl::kZeroPad2),
+                                ")"));
+    }
+    const std::string_view raw = in.substr(i, static_cast<std::size_t>(len));
+    const bool ascii = cp < 0x80;
+    std::size_t next = i + static_cast<std::size_t>(len);
+    if (cp == '\n') {
+      out.text.push_back('\n');
       ++line;
       col = 0;
-      if (st == State::kComment) st = State::kNormal;
+      out_col = 0;
+      escaped = false;
+      // A newline ends a comment; in a single-line string it is an error toml++ reports.
+      if (st == State::kComment || st == State::kBasic || st == State::kLiteral) {
+        st = State::kNormal;
+      }
+      i = next;
       continue;
     }
-    if (after_line_backslash && ch != ' ' && ch != '\t' && ch != '\r') after_line_backslash = false;
+    const auto as_escape = [cp]() {
+      const auto v = static_cast<std::uint32_t>(cp);
+      return cp <= 0xFFFF ? absl::StrCat("\\u", absl::Hex(v, absl::kZeroPad4))
+                          : absl::StrCat("\\U", absl::Hex(v, absl::kZeroPad8));
+    };
     switch (st) {
       case State::kNormal:
-        if (ch == '#') {
+        if (!ascii) {
+          return error(absl::StrCat("character '", S(raw), "' (", CodePointName(cp),
+                                    ") is only allowed in strings and comments"));
+        }
+        if (cp == '#') {
           st = State::kComment;
-        } else if (starts(i, "\"\"\"")) {
+          copy(raw);
+        } else if (cp == '"' && run_of('"') >= 3) {
           st = State::kMlBasic;
-          i += 2;
+          copy(in.substr(i, 3));
+          next = i + 3;
           col += 2;
-        } else if (starts(i, "'''")) {
-          st = State::kMlLiteral;
-          i += 2;
-          col += 2;
-        } else if (ch == '"') {
+        } else if (cp == '"') {
           st = State::kBasic;
-        } else if (ch == '\'') {
+          copy(raw);
+        } else if (cp == '\'' && run_of('\'') >= 3) {
+          st = State::kMlLiteral;
+          convert = has_non_ascii(i + 3, in.substr(i, 3));
+          copy(convert ? std::string(3, '"') : std::string(3, '\''));
+          next = i + 3;
+          col += 2;
+        } else if (cp == '\'') {
           st = State::kLiteral;
+          convert = has_non_ascii(i + 1, raw);
+          copy(convert ? "\"" : "'");
+        } else {
+          copy(raw);
         }
         break;
       case State::kComment:
+        copy(ascii ? raw : "?");
         break;
       case State::kBasic:
-        if (ch == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
-          ++i;  // an escape: the next character does not close the string
-          ++col;
-        } else if (ch == '"') {
+      case State::kMlBasic:
+        if (escaped) {
+          if (!ascii) {
+            return error(absl::StrCat("invalid escape sequence '\\", S(raw), "' in a string"));
+          }
+          escaped = false;
+          copy(raw);
+        } else if (!ascii) {
+          replace(as_escape());
+        } else if (cp == '\\') {
+          escaped = true;
+          copy(raw);
+        } else if (cp == '"' && st == State::kBasic) {
           st = State::kNormal;
+          copy(raw);
+        } else if (cp == '"' && run_of('"') >= 3) {
+          // """ closes; up to two more quotes before it belong to the string.
+          const std::size_t n = run_of('"');
+          copy(in.substr(i, n));
+          next = i + n;
+          col += static_cast<int>(n) - 1;
+          st = State::kNormal;
+        } else {
+          copy(raw);
         }
         break;
       case State::kLiteral:
-        if (ch == '\'') st = State::kNormal;
-        break;
-      case State::kMlBasic:
-        if (ch == '\\') {
-          // A line-ending backslash: "\\" then optional whitespace then a newline.
-          std::size_t j = i + 1;
-          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
-          if (j < text.size() && text[j] == '\n') {
-            after_line_backslash = true;
-          } else if (i + 1 < text.size()) {
-            ++i;
-            ++col;
+      case State::kMlLiteral: {
+        const bool ml = st == State::kMlLiteral;
+        const std::size_t n = cp == '\'' ? run_of('\'') : 0;
+        if (cp == '\'' && (!ml || n >= 3)) {
+          // ''' closes; up to two more quotes before it belong to the string.
+          if (ml && n > 5 && convert) {
+            return error("a multi-line literal string ends with at most five quotes");
           }
-        } else if (starts(i, "\"\"\"")) {
+          const std::size_t closing = ml ? 3 : 1;
+          const std::size_t body = ml ? n - closing : 0;
+          copy(std::string(body, '\''));
+          copy(std::string(closing, convert ? '"' : '\''));
+          next = i + body + closing;
+          col += static_cast<int>(body + closing) - 1;
           st = State::kNormal;
-          i += 2;
-          col += 2;
+        } else if (!ascii) {
+          replace(as_escape());  // only when converting: the look-ahead saw it
+        } else if (convert && (cp == '\\' || cp == '"')) {
+          replace(cp == '\\' ? "\\\\" : "\\\"");
+        } else {
+          copy(raw);
         }
         break;
-      case State::kMlLiteral:
-        if (starts(i, "'''")) {
-          st = State::kNormal;
-          i += 2;
-          col += 2;
-        }
-        break;
+      }
     }
+    i = next;
   }
-  return absl::OkStatus();
+  return out;
 }
 
 }  // namespace
@@ -256,15 +407,17 @@ absl::Status ReadTextFile(const std::string& path, std::string* out) {
 
 absl::Status ReadToml(std::string_view text, std::string_view file,
                       const std::vector<TomlKey>& keys, void* target) {
-  absl::Status guard = GuardToml(text, file);
-  if (!guard.ok()) return guard;
+  absl::StatusOr<AsciiToml> ascii = MakeAsciiToml(text, file);
+  if (!ascii.ok()) return ascii.status();
   toml::table root;
   try {
-    root = toml::parse(text, file);
+    root = toml::parse(ascii->text, file);
   } catch (const toml::parse_error& e) {
-    return absl::InvalidArgumentError(absl::StrCat(S(file), ":", e.source().begin.line, ":",
-                                                   e.source().begin.column, ": parse error: ",
-                                                   S(e.description())));
+    // Lines are the user's; columns move where a character was written as an escape.
+    const int line = static_cast<int>(e.source().begin.line);
+    const int column = ascii->OriginalColumn(line, static_cast<int>(e.source().begin.column));
+    return absl::InvalidArgumentError(absl::StrCat(S(file), ":", line, ":", column,
+                                                   ": parse error: ", S(e.description())));
   }
   std::set<std::string> leaves;
   std::set<std::string> tables;
