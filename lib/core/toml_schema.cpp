@@ -90,15 +90,42 @@ std::string FormatNumber(double v) {
   return s;
 }
 
+// A TOML basic string: quotes, backslashes and control characters escaped (a control
+// character written as it is makes the file unreadable; test/fuzz/config_fuzz found a form feed
+// that did), anything else as it is.
 std::string Quote(std::string_view s) {
   std::string r = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') r.push_back('\\');
-    if (c == '\n') {
-      r += "\\n";
-      continue;
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"':
+        r += "\\\"";
+        break;
+      case '\\':
+        r += "\\\\";
+        break;
+      case '\b':
+        r += "\\b";
+        break;
+      case '\t':
+        r += "\\t";
+        break;
+      case '\n':
+        r += "\\n";
+        break;
+      case '\f':
+        r += "\\f";
+        break;
+      case '\r':
+        r += "\\r";
+        break;
+      default:
+        if (u < 0x20 || u == 0x7F) {
+          absl::StrAppend(&r, "\\u", absl::Hex(u, absl::kZeroPad4));
+        } else {
+          r.push_back(c);
+        }
     }
-    r.push_back(c);
   }
   r.push_back('"');
   return r;

@@ -135,6 +135,8 @@ TEST(ConfigTest, NonAsciiInStringsAndCommentsKeepsItsMeaning) {
       {"'''\n\xc2\xa7 \"q\" \\n''''", "\xc2\xa7 \"q\" \\n'"},  // multi-line literal, 4 quotes
       {"\"\"\"\\\n   \xc2\xa7.jsonl\"\"\"", "\xc2\xa7.jsonl"},  // upstream #190: after "\\\n"
       {"\"\"\"x\xe3\x80\x80y\"\"\"\"\"", "x\xe3\x80\x80y\"\""},  // U+3000, 5 quotes
+      // Control characters (escaped): written back escaped too (a raw form feed was not).
+      {"\"\"\"\\f\n   \xc2\xa7\\u0001\\t\\r\\u007f\\b\"\"\"", "\f\n   \xc2\xa7\x01\t\r\x7f\b"},
   };
   for (const Case& c : cases) {
     const std::string text = std::string("\xef\xbb\xbf# G\xc3\xb3mez-Luna et al., \xc2\xa7") +
