@@ -234,6 +234,15 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   candidates_ = cand.ok() ? *cand : std::vector<int>{1};
   const int old_n = kind == EventKind::kInitial ? 1 : pending_old_n_;
   const double old_pred = pending_old_pred_;
+  // c and s are fitted to the samples of a derivation and carried to the next (c is the card's,
+  // not the workload's: a step change keeps it). A c at the fit's bound is not an estimate (no c
+  // explained the ratios: a burst on a shared machine) and falls back to the calibrated value.
+  // Carried over, such a c (run 44: 58 us, against 5.8 calibrated) set the prediction far from
+  // n* after a late re-derivation that measured n* alone: +423 % at n = 128.
+  if (c_ >= FitBoundMs() * (1.0 - 1e-6)) {
+    c_ = traits_.stream_overhead_ms;
+    s_ = traits_.sub_chunk_cost_ms;
+  }
   if (terms.ok()) {
     terms_ = *terms;
     int best = candidates_.front();
@@ -478,6 +487,10 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   return {PlanKind::kStreamed, n, PredictMs(n, items), generation_};
 }
 
+double StreamController::FitBoundMs() const {
+  return std::max(10.0 * traits_.stream_overhead_ms, 0.05);
+}
+
 void StreamController::Refit() {
   const auto star = samples_.find(n_star_);
   if (!terms_ || star == samples_.end() || star->second.ms.empty()) return;
@@ -513,7 +526,7 @@ void StreamController::Refit() {
   // ratios no c explains (a burst on a shared machine at 2 n*) would otherwise push c to the
   // bound, and every later fit 10x further (seen in run 24's sweep: c near 1 ms, predictions
   // 65x the measured time).
-  const double c_max = std::max(10.0 * traits_.stream_overhead_ms, 0.05);
+  const double c_max = FitBoundMs();
   std::vector<double> c_grid = {0.0};
   for (int i = 0; i <= 48; ++i) {
     c_grid.push_back(c_max * std::pow(10.0, -4.0 + 4.0 * i / 48.0));

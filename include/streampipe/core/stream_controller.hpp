@@ -207,6 +207,8 @@ class StreamController {
   };
   void Derive(EventKind kind, std::string reason, double measured_ms);
   void Refit();
+  // The largest c Refit may fit: a fixed multiple of the calibrated one, not of the last fit.
+  double FitBoundMs() const;
   int ClampToItems(int n, std::int64_t items) const;
   double ModelMs(int n, double c) const { return ModelMs(n, c, s_); }  // at the reference items
   double ModelMs(int n, double c, double s) const;
