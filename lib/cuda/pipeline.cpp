@@ -271,6 +271,7 @@ class StreamPipeline::Impl {
     // before it): the host fell behind at least once.
     std::int64_t since_host_gap = std::numeric_limits<std::int64_t>::max() / 2;
     bool after_measured = false;
+    int last_streams = 0;  // n of the previous batch; 0 after a measured one
   } clock_;
   std::unique_ptr<StreamController> controller_;
   bool launcher_checked_ = false;
@@ -346,9 +347,10 @@ absl::Status StreamPipeline::Impl::Init() {
   if (ao.exploration.run == 0) {
     // Overlapping batches give one sample per 2 x max_in_flight batches, after as many
     // settling ones (see CollectFromGpu).
+    // One at a time, the first batch of a visit runs cold and is not a sample either.
     ao.exploration.run = opt_.max_in_flight > 1
                              ? 2 * opt_.max_in_flight * (ao.exploration.samples_per_candidate + 1)
-                             : ao.exploration.samples_per_candidate;
+                             : ao.exploration.samples_per_candidate + 1;
   }
   STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
   controller_ = std::make_unique<StreamController>(std::move(model), traits, ao);
@@ -1062,10 +1064,18 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     clock_.since_host_gap = !overlapped && !clock_.after_measured ? 0 : clock_.since_host_gap + 1;
   }
   clock_.after_measured = measured;
+  const bool new_n = clock_.last_streams != n;
+  clock_.last_streams = measured ? 0 : n;
   bool settled = true;
+  bool first_at_n = false;
   if (!measured && !overlapped) {
-    // A batch that found the GPU idle: its time is one batch's latency, not a period.
-    settled = !steady;
+    // A batch that found the GPU idle: its time is one batch's latency, not a period. The first
+    // one at an n after batches at another runs cold (streams idle since the last visit; as a
+    // graph, its first launch in a while): not a sample, and its issue time not one either
+    // (run 45: one exploration visit in ten issued 15-31 % slower than the same n in the
+    // sweep's rounds, and predictions at n = 128 came out up to 35 % over).
+    first_at_n = new_n;
+    settled = !steady && !first_at_n;
   } else if (!measured) {
     // A period is a sample once the run at this n is long enough, and, predicting periods, when
     // the host has kept up for a while: periods of a stream the host only just keeps up with
@@ -1110,7 +1120,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   obs.items = st.items;
   obs.measured_ms = observed_ms;
   obs.settled = settled;
-  obs.issue_ms = st.issue_ms;
+  obs.issue_ms = first_at_n ? 0.0 : st.issue_ms;
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
   obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);

@@ -317,6 +317,48 @@ TEST_F(PipelineTest, DifferentInputAndOutputSizes) {
   }
 }
 
+// One batch at a time, the first batch at an n after batches at another (or after the
+// measured one) runs cold: it is not a sample and its issue time is not reported; the
+// following batches at that n are. So a visit of a neighbour is one batch longer than its
+// samples (run 45's sweeps: visits issued up to 30 % slower than the same n in rounds).
+TEST_F(PipelineTest, OneAtATimeTheFirstBatchAtAnNIsNotASample) {
+  constexpr std::int64_t kItems = 1 << 20;
+  auto rng = TestRng();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  FillRandom(in.span(), rng);
+  AddScalarReference(in.span(), ref, 1);
+  PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 32);
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::vector<BatchStats> log;
+  for (int b = 0; b < 80; ++b) {
+    Poison(out.data(), out.bytes());
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems});
+    ASSERT_TRUE(st.ok()) << st.status();
+    ASSERT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0) << "batch " << b;
+    log.push_back(*st);
+  }
+  int visits = 0;
+  for (std::size_t i = 1; i < log.size(); ++i) {
+    const BatchStats& b = log[i];
+    if (b.kind != PlanKind::kStreamed && b.kind != PlanKind::kExplore) continue;
+    const BatchStats& prev = log[i - 1];
+    const bool first = prev.streams != b.streams || prev.kind == PlanKind::kMeasure ||
+                       prev.kind == PlanKind::kWarmup;
+    EXPECT_EQ(b.settled, !first) << "batch " << i << " n=" << b.streams;
+    if (b.kind == PlanKind::kExplore && first) ++visits;
+  }
+  ASSERT_GE(visits, 1) << "no exploration visit in 80 batches";
+  // Every visit still yields its samples: some n other than the chosen one has 2 or more.
+  int explored_with_samples = 0;
+  for (const MeasuredN& m : p->controller().Measured()) {
+    if (m.streams != p->chosen_streams() && m.samples >= 2) ++explored_with_samples;
+  }
+  EXPECT_GE(explored_with_samples, 1);
+}
+
 TEST_F(PipelineTest, AutomaticModeWarmsUpMeasuresThenStreams) {
   constexpr std::int64_t kItems = 4 << 20;  // 16 MiB each way
   auto rng = TestRng();
