@@ -128,16 +128,53 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
              static_cast<double>(c.items * c.out_per_item)};
   w.problem_size = static_cast<double>(c.items);
 
-  // Every n.
-  std::vector<SweepPoint> cfg;
+  // Every n, in rounds that visit each n once (ascending, then descending), with the adaptive
+  // pipeline's run between the first and the second half of the rounds. On a shared machine
+  // whose speed drifts, the drift then moves every n and the adaptive pipeline's batches
+  // alike; measured n by n, one after the other and before the adaptive run, a drift offset
+  // whole configurations against their predictions (run 42: most points over 10 % were
+  // configurations off by 12-18 % at every n).
   for (int n : ns) {
     for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
-    std::vector<double> ms, issue;
-    for (int r = 0; r < s.repetitions; ++r) {
-      STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, n));
-      ms.push_back(st.elapsed_ms);
-      issue.push_back(st.issue_ms);
+  }
+  std::vector<std::vector<double>> ms(ns.size()), issue(ns.size());
+  const auto rounds = [&](int from, int to) -> absl::Status {
+    for (int r = from; r < to; ++r) {
+      for (std::size_t k = 0; k < ns.size(); ++k) {
+        const std::size_t i = r % 2 == 0 ? k : ns.size() - 1 - k;
+        STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, ns[i]));
+        ms[i].push_back(st.elapsed_ms);
+        issue[i].push_back(st.issue_ms);
+      }
     }
+    return absl::OkStatus();
+  };
+  STREAMPIPE_RETURN_IF_ERROR(rounds(0, (s.repetitions + 1) / 2));
+
+  // The adaptive pipeline: measures, chooses, explores and calibrates over its batches.
+  PipelineOptions ao = OptionsFor(c, s, max_n);
+  ao.adaptive.candidates.min_streams = ns.front();
+  ao.adaptive.candidates.max_streams = max_n;
+  ao.adaptive.exploration.probe_ratio = s.probe_ratio;
+  bool pow2 = true;
+  for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
+  ao.adaptive.candidates.powers_of_two = pow2;
+  STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline ap, StreamPipeline::Create(ao));
+  for (int b = 0; b < s.adaptive_batches; ++b) STREAMPIPE_RETURN_IF_ERROR(ap.Run(batch).status());
+
+  STREAMPIPE_RETURN_IF_ERROR(rounds((s.repetitions + 1) / 2, s.repetitions));
+  // How far the machine drifted across the adaptive run: the median over n of each n's
+  // second-half median over its first-half one (logged; 0 where there is no second half).
+  std::vector<double> drift;
+  for (const std::vector<double>& v : ms) {
+    const auto half = v.begin() + (s.repetitions + 1) / 2;
+    if (half == v.end()) continue;
+    drift.push_back(Percentile(std::vector<double>(half, v.end()), 0.5) /
+                        Percentile(std::vector<double>(v.begin(), half), 0.5) -
+                    1.0);
+  }
+  std::vector<SweepPoint> cfg;
+  for (std::size_t i = 0; i < ns.size(); ++i) {
     SweepPoint pt;
     pt.workload = c.workload;
     pt.grid = c.grid;
@@ -146,12 +183,12 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.intensity = c.intensity;
     pt.order = c.order;
     pt.issue = c.issue;
-    pt.streams = n;
-    pt.median_ms = Percentile(ms, 0.5);
-    pt.p10_ms = Percentile(ms, 0.1);
-    pt.p90_ms = Percentile(ms, 0.9);
+    pt.streams = ns[i];
+    pt.median_ms = Percentile(ms[i], 0.5);
+    pt.p10_ms = Percentile(ms[i], 0.1);
+    pt.p90_ms = Percentile(ms[i], 0.9);
     pt.repetitions = s.repetitions;
-    pt.issue_ms = Percentile(issue, 0.5);
+    pt.issue_ms = Percentile(issue[i], 0.5);
     pt.h2d_ms = w.times.h2d_ms;
     pt.kernel_ms = w.times.kernel_ms;
     pt.d2h_ms = w.times.d2h_ms;
@@ -175,16 +212,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     for (SweepPoint& pt : cfg) pt.chosen[m] = best;
   }
 
-  // The adaptive pipeline: measures, chooses, explores and calibrates over its batches.
-  PipelineOptions ao = OptionsFor(c, s, max_n);
-  ao.adaptive.candidates.min_streams = ns.front();
-  ao.adaptive.candidates.max_streams = max_n;
-  ao.adaptive.exploration.probe_ratio = s.probe_ratio;
-  bool pow2 = true;
-  for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
-  ao.adaptive.candidates.powers_of_two = pow2;
-  STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline ap, StreamPipeline::Create(ao));
-  for (int b = 0; b < s.adaptive_batches; ++b) STREAMPIPE_RETURN_IF_ERROR(ap.Run(batch).status());
   for (SweepPoint& pt : cfg) {
     pt.adaptive_n = ap.chosen_streams();
     pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
@@ -199,12 +226,13 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   }
   std::cerr << absl::StrFormat(
       "  %-10s %-10s in %6.1f MiB out %6.1f MiB intensity %-8g %-17s %-7s best n=%-3d %.3f ms, "
-      "adaptive n=%-3d (c %.2f us, s %.2f us), current n=%d\n",
+      "adaptive n=%-3d (c %.2f us, s %.2f us), current n=%d, drift %+.1f %%\n",
       c.workload, c.grid, w.bytes.h2d / (1 << 20), w.bytes.d2h / (1 << 20), c.intensity, c.order,
       c.issue,
       cfg[best_i].streams, cfg[best_i].median_ms, ap.chosen_streams(),
       1e3 * ap.controller().stream_overhead_ms(), 1e3 * ap.controller().sub_chunk_cost_ms(),
-      cfg.front().chosen[std::size(kAllModelKinds) - 1]);
+      cfg.front().chosen[std::size(kAllModelKinds) - 1],
+      drift.empty() ? 0.0 : 100.0 * Percentile(drift, 0.5));
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time.
   std::string seen;
