@@ -341,6 +341,7 @@ TEST_F(PipelineTest, OneAtATimeTheFirstBatchAtAnNIsNotASample) {
     log.push_back(*st);
   }
   int visits = 0;
+  int full_visits = 0;  // a cold batch, then samples_per_candidate (2) samples at that n
   for (std::size_t i = 1; i < log.size(); ++i) {
     const BatchStats& b = log[i];
     if (b.kind != PlanKind::kStreamed && b.kind != PlanKind::kExplore) continue;
@@ -348,15 +349,17 @@ TEST_F(PipelineTest, OneAtATimeTheFirstBatchAtAnNIsNotASample) {
     const bool first = prev.streams != b.streams || prev.kind == PlanKind::kMeasure ||
                        prev.kind == PlanKind::kWarmup;
     EXPECT_EQ(b.settled, !first) << "batch " << i << " n=" << b.streams;
-    if (b.kind == PlanKind::kExplore && first) ++visits;
+    if (b.kind != PlanKind::kExplore || !first) continue;
+    ++visits;
+    if (i + 2 < log.size() && log[i + 1].kind == PlanKind::kExplore &&
+        log[i + 2].kind == PlanKind::kExplore && log[i + 1].streams == b.streams &&
+        log[i + 2].streams == b.streams && log[i + 1].settled && log[i + 2].settled) {
+      ++full_visits;
+    }
   }
   ASSERT_GE(visits, 1) << "no exploration visit in 80 batches";
-  // Every visit still yields its samples: some n other than the chosen one has 2 or more.
-  int explored_with_samples = 0;
-  for (const MeasuredN& m : p->controller().Measured()) {
-    if (m.streams != p->chosen_streams() && m.samples >= 2) ++explored_with_samples;
-  }
-  EXPECT_GE(explored_with_samples, 1);
+  // A visit is one batch longer than its samples (a re-derivation may cut one short).
+  EXPECT_GE(full_visits, 1) << "of " << visits << " visits";
 }
 
 TEST_F(PipelineTest, AutomaticModeWarmsUpMeasuresThenStreams) {
