@@ -234,15 +234,8 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   candidates_ = cand.ok() ? *cand : std::vector<int>{1};
   const int old_n = kind == EventKind::kInitial ? 1 : pending_old_n_;
   const double old_pred = pending_old_pred_;
-  // c and s are fitted to the samples of a derivation and carried to the next (c is the card's,
-  // not the workload's: a step change keeps it). A c at the fit's bound is not an estimate (no c
-  // explained the ratios: a burst on a shared machine) and falls back to the calibrated value.
-  // Carried over, such a c (run 44: 58 us, against 5.8 calibrated) set the prediction far from
-  // n* after a late re-derivation that measured n* alone: +423 % at n = 128.
-  if (c_ >= FitBoundMs() * (1.0 - 1e-6)) {
-    c_ = traits_.stream_overhead_ms;
-    s_ = traits_.sub_chunk_cost_ms;
-  }
+  // c and s (fitted to the samples of the last derivation) carry over: c is the card's, not the
+  // workload's, and after a step change the carried fit picks n* (StepChangeIsFollowed).
   if (terms.ok()) {
     terms_ = *terms;
     int best = candidates_.front();
@@ -548,6 +541,11 @@ void StreamController::Refit() {
       }
     }
   }
+  // A best fit at the bound is no estimate: no c explains the ratios (a burst on a shared
+  // machine during one visit; run 49: one visit 50 % slow put c at 51 us, the bound, and
+  // predicted 7x the time at n = 128; run 44: such a c carried into a late re-derivation,
+  // +423 %). The fit before it stands.
+  if (bi + 1 == c_grid.size()) return;
   double lo = c_grid[bi == 0 ? 0 : bi - 1];
   double hi = c_grid[std::min(c_grid.size() - 1, bi + 1)];
   const double phi = (std::sqrt(5.0) - 1.0) / 2.0;

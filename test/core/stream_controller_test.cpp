@@ -196,34 +196,34 @@ TEST(StreamControllerTest, TheFittedOverheadStaysBoundedThroughABurst) {
       << "chose " << c.streams() << ", best " << best;
 }
 
-// A burst that only the batches at n* see pushes c to its bound (no c explains ratios like
-// that); the detector then re-derives. A c at the bound is not carried into that derivation: it
-// starts from the calibrated c, so the prediction far from n* right after it does not carry the
-// burst (run 44: +423 % at n = 128 where only n* had been measured since). A c inside the
-// bound is carried (StepChangeIsFollowed).
-TEST(StreamControllerTest, AFitAtItsBoundIsNotCarriedIntoTheNextDerivation) {
+// A burst that only the batches at n* see makes ratios no c explains: the best fit lands at the
+// bound. Such a fit is rejected (the one before it stands), so c never sits at the bound, and
+// the prediction far from n* after a drift derivation does not carry the burst (run 44: a c at
+// the bound carried into a late re-derivation, +423 % at n = 128; run 49: one slow visit put c
+// at the bound within a derivation, 7x at n = 128). Without the rule c reaches the bound and
+// P(128) is 3.0x the truth after the burst; with it c stays at 22 us (a fit inside the bound,
+// carried: still 1.7x, what is left of run 47's worst points).
+TEST(StreamControllerTest, AFitAtItsBoundIsRejected) {
   StreamController c = Make();
   SimulatedCard card(11);
-  int at_bound = 0;
+  double c_max = 0.0;
+  int drift_derivations = 0;
   for (int i = 0; i < 3000; ++i) {
     const BatchPlan p = c.Plan(kItems);
     BatchObservation o = card.Run(p, kTransferBound, kItems);
     const bool burst = i >= 200 && i < 1200;
     if (burst && p.kind == PlanKind::kStreamed && p.streams >= 2) o.measured_ms *= 3.0;
-    const double c_before = c.stream_overhead_ms();
     const std::size_t events_before = c.events().size();
     ASSERT_TRUE(c.Observe(p, o).ok());
+    c_max = std::max(c_max, c.stream_overhead_ms());
     if (c.events().size() == events_before || c.events().back().kind != EventKind::kDrift) continue;
-    if (c_before >= 0.05 * (1.0 - 1e-6)) {
-      ++at_bound;
-      EXPECT_DOUBLE_EQ(c.stream_overhead_ms(), 0.0005) << "batch " << i;  // the believed c
-      const double far = c.PredictMs(128, kItems) / card.Exact(kTransferBound, 128, kItems);
-      EXPECT_LT(far, 1.5) << "batch " << i << ": P(128) / truth";
-    } else {
-      EXPECT_DOUBLE_EQ(c.stream_overhead_ms(), c_before) << "batch " << i;
-    }
+    ++drift_derivations;
+    const double far = c.PredictMs(128, kItems) / card.Exact(kTransferBound, 128, kItems);
+    EXPECT_LT(far, 2.0) << "batch " << i << ": P(128) / truth, c " << c.stream_overhead_ms();
   }
-  EXPECT_GT(at_bound, 0) << "the burst never pushed c to its bound";
+  EXPECT_GE(drift_derivations, 2);
+  EXPECT_LT(c_max, 0.05 * (1.0 - 1e-6)) << "c reached the bound";
+  EXPECT_GT(c_max, 0.004);  // the burst still moved it
 }
 
 TEST(StreamControllerTest, StepChangeIsFollowed) {
