@@ -128,28 +128,37 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
              static_cast<double>(c.items * c.out_per_item)};
   w.problem_size = static_cast<double>(c.items);
 
-  // Every n, in rounds that visit each n once (ascending, then descending), with the adaptive
-  // pipeline's run between the first and the second half of the rounds. On a shared machine
-  // whose speed drifts, the drift then moves every n and the adaptive pipeline's batches
-  // alike; measured n by n, one after the other and before the adaptive run, a drift offset
-  // whole configurations against their predictions (run 42: most points over 10 % were
-  // configurations off by 12-18 % at every n).
+  // Every n, in rounds that visit each n in turn (ascending, then descending), with the
+  // adaptive pipeline's run between the first and the second half of the rounds. On a shared
+  // machine whose speed drifts, the drift then moves every n and the adaptive pipeline's
+  // batches alike; measured n by n, one after the other and before the adaptive run, a drift
+  // offset whole configurations against their predictions (run 42: most points over 10 % were
+  // configurations off by 12-18 % at every n). Each visit first runs one untimed batch: the
+  // first batch at an n after another runs cold (the pipeline does not sample it either), and
+  // rounds of single batches measured every point cold (run 47: graph issue times at the
+  // chosen n 17 % over the adaptive pipeline's own).
   for (int n : ns) {
     for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
   }
+  constexpr int kPerVisit = 3;  // timed batches per visit
+  const int total_rounds = (s.repetitions + kPerVisit - 1) / kPerVisit;
   std::vector<std::vector<double>> ms(ns.size()), issue(ns.size());
   const auto rounds = [&](int from, int to) -> absl::Status {
     for (int r = from; r < to; ++r) {
       for (std::size_t k = 0; k < ns.size(); ++k) {
         const std::size_t i = r % 2 == 0 ? k : ns.size() - 1 - k;
-        STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, ns[i]));
-        ms[i].push_back(st.elapsed_ms);
-        issue[i].push_back(st.issue_ms);
+        STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, ns[i]).status());  // cold, untimed
+        for (int b = 0; b < kPerVisit && static_cast<int>(ms[i].size()) < s.repetitions; ++b) {
+          STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, ns[i]));
+          ms[i].push_back(st.elapsed_ms);
+          issue[i].push_back(st.issue_ms);
+        }
       }
     }
     return absl::OkStatus();
   };
-  STREAMPIPE_RETURN_IF_ERROR(rounds(0, (s.repetitions + 1) / 2));
+  const int first_half = (total_rounds + 1) / 2;
+  STREAMPIPE_RETURN_IF_ERROR(rounds(0, first_half));
 
   // The adaptive pipeline: measures, chooses, explores and calibrates over its batches.
   PipelineOptions ao = OptionsFor(c, s, max_n);
@@ -162,12 +171,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline ap, StreamPipeline::Create(ao));
   for (int b = 0; b < s.adaptive_batches; ++b) STREAMPIPE_RETURN_IF_ERROR(ap.Run(batch).status());
 
-  STREAMPIPE_RETURN_IF_ERROR(rounds((s.repetitions + 1) / 2, s.repetitions));
+  STREAMPIPE_RETURN_IF_ERROR(rounds(first_half, total_rounds));
   // How far the machine drifted across the adaptive run: the median over n of each n's
   // second-half median over its first-half one (logged; 0 where there is no second half).
   std::vector<double> drift;
   for (const std::vector<double>& v : ms) {
-    const auto half = v.begin() + (s.repetitions + 1) / 2;
+    const auto half = v.begin() + std::min<std::ptrdiff_t>(
+                                      static_cast<std::ptrdiff_t>(v.size()),
+                                      static_cast<std::ptrdiff_t>(first_half) * kPerVisit);
     if (half == v.end()) continue;
     drift.push_back(Percentile(std::vector<double>(half, v.end()), 0.5) /
                         Percentile(std::vector<double>(v.begin(), half), 0.5) -
