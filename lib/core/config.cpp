@@ -95,8 +95,9 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
       return c.adaptive.exploration.confirmations; }, 1, 10,
            "visits in a row that must find a neighbour faster before it replaces n");
     s->Int("exploration.run", [](C& c) -> int& { return c.adaptive.exploration.run; }, 0, 1000,
-           "consecutive batches per visit of a neighbour; 0: samples_per_candidate, or with "
-           "overlapping batches 2 x max_in_flight x (samples_per_candidate + 1)");
+           "consecutive batches per visit of a neighbour; 0: samples_per_candidate + 1 (the "
+           "first batch at a new n runs cold), or with overlapping batches 2 x max_in_flight x "
+           "(samples_per_candidate + 1)");
     s->Double("exploration.probe_ratio", [](C& c) -> double& {
       return c.adaptive.exploration.probe_ratio; }, 0.0, 100.0,
               "once per derivation, visit the largest n predicted within this many times the "

@@ -88,7 +88,8 @@ struct ExplorationOptions {
   // samples): the machine's speed drifts too, and two wins apart in time rarely both are noise.
   int confirmations = 2;
   // Consecutive batches per visit of a neighbour; 0: samples_per_candidate (the pipeline makes
-  // it 2 x max_in_flight x (samples_per_candidate + 1) where batches overlap: one window of
+  // it samples_per_candidate + 1 one batch at a time, the first batch at a new n running cold,
+  // and 2 x max_in_flight x (samples_per_candidate + 1) where batches overlap: one window of
   // 2 x max_in_flight batches to settle at the new n, then one window per sample).
   int run = 0;
   // Calibration probe: once per derivation, after the neighbours, visit the largest candidate
