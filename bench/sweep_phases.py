@@ -53,16 +53,16 @@ def errors(rows):
 def visits(rows, log_lines):
     index = {}
     for r in rows:
-        index[(r["workload"], r["intensity"], r["order"], r.get("issue", "streams"),
+        index[(r["workload"], r["grid"], r["intensity"], r["order"], r.get("issue", "streams"),
                int(r["streams"]), round(float(r["in_bytes"]) / 2**20, 1))] = r
     out = defaultdict(list)
     for i, line in enumerate(log_lines[:-1]):
         m = LINE.match(line)
         if not m or "adaptive measured" not in log_lines[i + 1]:
             continue
-        workload, _, in_mib, intensity, order, issue = m.groups()
+        workload, grid, in_mib, intensity, order, issue = m.groups()
         for n, k, ms, issue_ms in MEASURED.findall(log_lines[i + 1]):
-            r = index.get((workload, intensity, order, issue, int(n), float(in_mib)))
+            r = index.get((workload, grid, intensity, order, issue, int(n), float(in_mib)))
             if r is None or int(k) == 0:
                 continue
             kind = "chosen n" if int(k) >= 10 else ("visit n>=64" if int(n) >= 64 else "visit n<64")

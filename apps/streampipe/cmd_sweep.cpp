@@ -237,13 +237,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   }
   std::cerr << absl::StrFormat(
       "  %-10s %-10s in %6.1f MiB out %6.1f MiB intensity %-8g %-17s %-7s best n=%-3d %.3f ms, "
-      "adaptive n=%-3d (c %.2f us, s %.2f us), current n=%d, drift %+.1f %%\n",
+      "adaptive n=%-3d (c %.2f us, s %.2f us), current n=%d, drift %s\n",
       c.workload, c.grid, w.bytes.h2d / (1 << 20), w.bytes.d2h / (1 << 20), c.intensity, c.order,
       c.issue,
       cfg[best_i].streams, cfg[best_i].median_ms, ap.chosen_streams(),
       1e3 * ap.controller().stream_overhead_ms(), 1e3 * ap.controller().sub_chunk_cost_ms(),
       cfg.front().chosen[std::size(kAllModelKinds) - 1],
-      drift.empty() ? 0.0 : 100.0 * Percentile(drift, 0.5));
+      drift.empty() ? std::string("n/a (no rounds after the adaptive run)")
+                    : absl::StrFormat("%+.1f %%", 100.0 * Percentile(drift, 0.5)));
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time.
   std::string seen;

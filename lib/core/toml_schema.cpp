@@ -1,5 +1,6 @@
 #include "streampipe/core/toml_schema.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -273,15 +274,22 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
     }
     copy(s);
   };
+  // A literal string written as a basic one would join a double quote next to it into another
+  // string; TOML never lets a string touch a quote, so the document is invalid there.
+  const auto touching = [&]() {
+    return error("a string directly next to a double quote (invalid TOML)");
+  };
   const auto run_of = [&](char q) {
     std::size_t n = 0;
     while (i + n < in.size() && in[i + n] == q) ++n;
     return n;
   };
-  // Whether a non-ASCII byte comes before `end` (or the end of the text) from `from` on.
+  // Whether a non-ASCII byte comes before `end` (or the end of the text; for a single-line
+  // string, the end of the line) from `from` on.
   const auto has_non_ascii = [&](std::size_t from, std::string_view end) {
     std::size_t stop = in.find(end, from);
     if (stop == std::string_view::npos) stop = in.size();
+    if (end.size() == 1) stop = std::min(stop, std::min(in.find('\n', from), in.size()));
     for (std::size_t k = from; k < stop; ++k) {
       if (static_cast<unsigned char>(in[k]) >= 0x80) return true;
     }
@@ -337,12 +345,14 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
         } else if (cp == '\'' && run_of('\'') >= 3) {
           st = State::kMlLiteral;
           convert = has_non_ascii(i + 3, in.substr(i, 3));
+          if (convert && !out.text.empty() && out.text.back() == '"') return touching();
           copy(convert ? std::string(3, '"') : std::string(3, '\''));
           next = i + 3;
           col += 2;
         } else if (cp == '\'') {
           st = State::kLiteral;
           convert = has_non_ascii(i + 1, raw);
+          if (convert && !out.text.empty() && out.text.back() == '"') return touching();
           copy(convert ? "\"" : "'");
         } else {
           copy(raw);
@@ -394,6 +404,10 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
           next = i + body + closing;
           col += static_cast<int>(body + closing) - 1;
           st = State::kNormal;
+          if (convert && next < in.size() && in[next] == '"') {
+            ++col;
+            return touching();
+          }
         } else if (!ascii) {
           replace(as_escape());  // only when converting: the look-ahead saw it
         } else if (convert && (cp == '\\' || cp == '"')) {

@@ -168,6 +168,12 @@ TEST(ConfigTest, BadUtf8AndBadEscapesNameTheirPlace) {
        "bad.toml:2:14: parse error: invalid escape sequence '\\\xc3\xa9' in a string"},
       {"[pipeline]\nprofile = '''\xc3\xa9''''''\n",
        "bad.toml:2:15: parse error: a multi-line literal string ends with at most five quotes"},
+      // A literal string holding non-ASCII is written as a basic one: next to a double quote
+      // it would join it (the document is invalid either way; found in review).
+      {"[pipeline]\nevent_log = \"\"'\xc3\xa9'\"\"\n",
+       "bad.toml:2:15: parse error: a string directly next to a double quote (invalid TOML)"},
+      {"[pipeline]\nevent_log = '\xc3\xa9'\"\n",
+       "bad.toml:2:16: parse error: a string directly next to a double quote (invalid TOML)"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<PipelineConfig> r = ParsePipelineConfig(c.text, "bad.toml");
@@ -175,6 +181,11 @@ TEST(ConfigTest, BadUtf8AndBadEscapesNameTheirPlace) {
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_EQ(r.status().message(), c.message);
   }
+  // A stray quote: a single-line literal string ends at the line's end, so a non-ASCII
+  // character on a later line does not make it "hold" one (it was converted and read as
+  // event_log = x").
+  EXPECT_FALSE(
+      ParsePipelineConfig("[pipeline]\nevent_log = \"\"\"x\"\"\"'\n# \xc3\xa9\n", "bad.toml").ok());
 }
 
 // toml++ is given "\u00e9" for "é": a parse error later on the line is still reported at the

@@ -583,6 +583,16 @@ TEST_F(PipelineTest, BadOptionsAreClearErrors) {
   o.model = "nonsense";
   EXPECT_NE(StreamPipeline::Create(o).status().message().find("unknown model"),
             std::string::npos);
+  // One batch at a time a visit shorter than its samples + 1 (the cold first batch) would never
+  // give a neighbour its samples; 3 is enough, 0 picks it.
+  o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
+  o.max_in_flight = 1;
+  o.adaptive.exploration.run = 2;
+  EXPECT_NE(StreamPipeline::Create(o).status().message().find(
+                "exploration.run = 2 is too short one batch at a time"),
+            std::string::npos);
+  o.adaptive.exploration.run = 3;
+  EXPECT_TRUE(StreamPipeline::Create(o).ok());
   // Out of device memory at creation: a clean, non-sticky Status; a smaller one works after.
   o = AddScalarOptions(std::int64_t{1} << 46, 1, IssueOrder::kDepthFirst);
   absl::StatusOr<StreamPipeline> huge = StreamPipeline::Create(o);

@@ -114,9 +114,10 @@ struct BatchStats {
   double period_ms = 0.0;     // device time the batch added: end - max(start, latest end before)
   // What the controller was told, and whether it is a sample (`settled`). A batch that ran
   // alone: its time, a sample unless it is the first at its n after batches at another (it
-  // runs cold; its issue time is not reported to the controller either). Overlapping batches: once a run at one n is longer than 2 x max_in_flight,
-  // every 2 x max_in_flight-th batch is a sample, the mean period of the last 2 x max_in_flight
-  // batches (docs/design.md, "Continuous streaming").
+  // runs cold; its issue time is not reported to the controller either). Overlapping batches:
+  // once a run at one n is longer than 2 x max_in_flight, every 2 x max_in_flight-th batch is a
+  // sample, the mean period of the last 2 x max_in_flight batches (docs/design.md, "Continuous
+  // streaming").
   double observed_ms = 0.0;
   bool settled = true;
   // Started before the batches ahead of it ended (continuous mode keeping up). False when the
