@@ -99,7 +99,7 @@ std::string JsonWriter::Escape(std::string_view s) {
         r += "\\t";
         break;
       default:
-        if (c < 0x20) {
+        if (c < 0x20 || c == 0x7F) {  // DEL too: TOML (toml_schema's Quote) needs it escaped
           char buf[8];
           std::snprintf(buf, sizeof(buf), "\\u%04x", c);
           r += buf;

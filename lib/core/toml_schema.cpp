@@ -20,6 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "streampipe/core/json_writer.hpp"
 
 namespace streampipe {
 
@@ -91,46 +92,10 @@ std::string FormatNumber(double v) {
   return s;
 }
 
-// A TOML basic string: quotes, backslashes and control characters escaped (a control
-// character written as it is makes the file unreadable; test/fuzz/config_fuzz found a form feed
-// that did), anything else as it is.
-std::string Quote(std::string_view s) {
-  std::string r = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        r += "\\\"";
-        break;
-      case '\\':
-        r += "\\\\";
-        break;
-      case '\b':
-        r += "\\b";
-        break;
-      case '\t':
-        r += "\\t";
-        break;
-      case '\n':
-        r += "\\n";
-        break;
-      case '\f':
-        r += "\\f";
-        break;
-      case '\r':
-        r += "\\r";
-        break;
-      default:
-        if (u < 0x20 || u == 0x7F) {
-          absl::StrAppend(&r, "\\u", absl::Hex(u, absl::kZeroPad4));
-        } else {
-          r.push_back(c);
-        }
-    }
-  }
-  r.push_back('"');
-  return r;
-}
+// A TOML basic string. JSON's string escapes are TOML's too, so JsonWriter's escaper writes it
+// (a control character written as it is makes the file unreadable: test/fuzz/config_fuzz found
+// a form feed that did).
+std::string Quote(std::string_view s) { return JsonWriter::Escape(s); }
 
 // Walks every leaf (and sub-table) of `table`, reporting keys the schema does not know.
 absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
@@ -173,7 +138,8 @@ absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
 // test/fuzz/config_fuzz). So toml++ is only ever given ASCII: every non-ASCII character is
 // made ASCII without changing what the document means, and the column of a parse error is
 // mapped back to the user's text.
-//  - in a basic string ("...", """..."""): written as the escape \uXXXX or \UXXXXXXXX;
+//  - in a basic string ("...", """..."""): written as its escape (\u and 4 hex digits, or \U
+//    and 8: "é" as "\u00e9");
 //  - in a literal string ('...', '''...''') that holds one: the string becomes a basic string
 //    (backslashes and double quotes escaped too);
 //  - in a comment: '?' (comments are dropped; one column for one);

@@ -23,9 +23,9 @@ TEST(JsonWriterTest, NestedContainersAndSeparators) {
   j.Null();
   j.EndArray();
   j.Key("s");
-  j.String("q\"\\\n\x01");
+  j.String("q\"\\\n\x01\x7f");
   j.EndObject();
-  EXPECT_EQ(out, R"({"a":1,"list":[0.5,{"x":true},null],"s":"q\"\\\n\u0001"})");
+  EXPECT_EQ(out, R"({"a":1,"list":[0.5,{"x":true},null],"s":"q\"\\\n\u0001\u007f"})");
 }
 
 TEST(JsonWriterTest, NonFiniteBecomesNullAndDoublesRoundTrip) {

@@ -170,22 +170,36 @@ TEST(StreamControllerTest, OnlineCalibrationMovesTheOverheadTowardTheTruth) {
   EXPECT_LT(c.stream_overhead_ms(), 0.02);
 }
 
+// Drives `c` on kTransferBound with a burst: the streamed batches at n >= 2 (not the
+// exploration visits) of batches [from, to) take 3x as long (a shared machine; run 24's sweep).
+// `after(i, events_before)` runs after each observation.
+template <typename After>
+void DriveThroughABurst(StreamController& c, SimulatedCard& card, int batches, int from, int to,
+                        After after) {
+  for (int i = 0; i < batches; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation o = card.Run(p, kTransferBound, kItems);
+    if (i >= from && i < to && p.kind == PlanKind::kStreamed && p.streams >= 2) {
+      o.measured_ms *= 3.0;
+    }
+    const std::size_t events_before = c.events().size();
+    ASSERT_TRUE(c.Observe(p, o).ok());
+    after(i, events_before);
+  }
+}
+
 // A burst makes every batch at the chosen n (not the exploration visits) 3x slower for 300
 // batches (a shared machine; run 24's sweep), so n* looks slow against its neighbours; with the
-// old bound (10x the last fit) c reached 242 ms here. The re-fits push c up, but only to a fixed bound, not 10x further on each fit, and
-// once the burst is over the controller returns to streaming.
+// old bound (10x the last fit) c reached 242 ms here. The re-fits push c up, but only to a
+// fixed bound, not 10x further on each fit, and once the burst is over the controller returns
+// to streaming.
 TEST(StreamControllerTest, TheFittedOverheadStaysBoundedThroughABurst) {
   StreamController c = Make();
   SimulatedCard card(11);
   double c_max = 0.0;
-  for (int i = 0; i < 2300; ++i) {
-    const BatchPlan p = c.Plan(kItems);
-    BatchObservation o = card.Run(p, kTransferBound, kItems);
-    const bool burst = i >= 200 && i < 500;
-    if (burst && p.kind == PlanKind::kStreamed && p.streams >= 2) o.measured_ms *= 3.0;
-    ASSERT_TRUE(c.Observe(p, o).ok());
+  DriveThroughABurst(c, card, 2300, 200, 500, [&](int, std::size_t) {
     c_max = std::max(c_max, c.stream_overhead_ms());
-  }
+  });
   EXPECT_LE(c_max, 0.05 + 1e-12);  // max(10 x the believed 0.5 us, 50 us)
   EXPECT_GT(c_max, 0.004);         // the burst did move it
   const std::vector<int> cands = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -208,19 +222,13 @@ TEST(StreamControllerTest, AFitAtItsBoundIsRejected) {
   SimulatedCard card(11);
   double c_max = 0.0;
   int drift_derivations = 0;
-  for (int i = 0; i < 3000; ++i) {
-    const BatchPlan p = c.Plan(kItems);
-    BatchObservation o = card.Run(p, kTransferBound, kItems);
-    const bool burst = i >= 200 && i < 1200;
-    if (burst && p.kind == PlanKind::kStreamed && p.streams >= 2) o.measured_ms *= 3.0;
-    const std::size_t events_before = c.events().size();
-    ASSERT_TRUE(c.Observe(p, o).ok());
+  DriveThroughABurst(c, card, 3000, 200, 1200, [&](int i, std::size_t events_before) {
     c_max = std::max(c_max, c.stream_overhead_ms());
-    if (c.events().size() == events_before || c.events().back().kind != EventKind::kDrift) continue;
+    if (c.events().size() == events_before || c.events().back().kind != EventKind::kDrift) return;
     ++drift_derivations;
     const double far = c.PredictMs(128, kItems) / card.Exact(kTransferBound, 128, kItems);
     EXPECT_LT(far, 2.0) << "batch " << i << ": P(128) / truth, c " << c.stream_overhead_ms();
-  }
+  });
   EXPECT_GE(drift_derivations, 2);
   EXPECT_LT(c_max, 0.05 * (1.0 - 1e-6)) << "c reached the bound";
   EXPECT_GT(c_max, 0.004);  // the burst still moved it
