@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::size_t kMaxSamplesPerN = 32;
 constexpr std::size_t kRecent = 8;  // samples used for medians when comparing
+// New samples of n* before a visit confirms a neighbour's win: most of n*'s last kRecent.
+constexpr std::int64_t kConfirmStarSamples = kRecent / 2 + 1;
 // A batch whose host issue time is at least this share of its device time is issue bound: the
 // GPU waited for the host (the same test as bench/sweep_breakdown.py).
 constexpr double kIssueBound = 0.8;
@@ -261,6 +263,8 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   tokens_ = options_.exploration.burst;
   explore_left_ = 0;
   wins_.clear();
+  undecided_.clear();
+  confirm_n_.reset();
   need_measure_ = false;
   ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
@@ -420,6 +424,11 @@ std::optional<int> StreamController::ExploreTarget() const {
     }
   }
   if (best) return best;
+  // Then neighbours faster by the margin but not yet beyond the noise: more samples (a
+  // comparison ends at 8 samples).
+  for (int n : neighbours) {
+    if (undecided_.count(n)) return n;
+  }
   // Then, once per derivation, the calibration probe.
   if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
   // Then neighbours not measured for a long time (the workload may have moved slowly).
@@ -460,24 +469,49 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     const int n = ClampToItems(explore_n_, items);
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   }
+  const int run = VisitBatches();
+  if (confirm_n_ && level_ > 0.0 && star_samples_ >= confirm_at_) {
+    // A neighbour that won its last visit, visited again to confirm: not paid from the budget.
+    // It measured faster than n*, so the visit is expected to gain, not cost; waiting for the
+    // bucket to refill (40 batches at 5 %) left n* slower for that long (run 45: the 1.5 MiB
+    // histogram stayed at n = 2 through 150 batches, n = 1 measured 6 % faster once).
+    const int target = *confirm_n_;
+    confirm_n_.reset();
+    const int n = ClampToItems(target, items);
+    if (n != n_star_) {
+      explore_n_ = target;
+      explore_left_ = run - 1;
+      return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
+    }
+  }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
     if (std::optional<int> target = ExploreTarget()) {
       const int n = ClampToItems(*target, items);
       if (n != n_star_) {
         // A visit of `run` batches, paid when planned (batches in flight do not overspend);
         // the bucket may go negative: it refills before the next visit.
-        const int run = std::max(1, options_.exploration.run > 0
-                                        ? options_.exploration.run
-                                        : options_.exploration.samples_per_candidate);
         tokens_ -= run;
         explore_n_ = *target;
         explore_left_ = run - 1;
+        // A new comparison unless the last one asked for more samples.
+        if (!undecided_.count(n) && !wins_.count(n)) {
+          if (auto it = samples_.find(n); it != samples_.end()) it->second.series = 0;
+        }
         return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
       }
     }
   }
   const int n = ClampToItems(n_star_, items);
   return {PlanKind::kStreamed, n, PredictMs(n, items), generation_};
+}
+
+int StreamController::ComparisonSamples() const {
+  return std::max(static_cast<int>(kRecent), options_.exploration.samples_per_candidate);
+}
+
+int StreamController::VisitBatches() const {
+  return std::max(1, options_.exploration.run > 0 ? options_.exploration.run
+                                                  : options_.exploration.samples_per_candidate);
 }
 
 double StreamController::FitBoundMs() const {
@@ -652,14 +686,20 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   s.ms.push_back(t);
   if (s.ms.size() > kMaxSamplesPerN) s.ms.erase(s.ms.begin());
   s.last_observation = observations_;
+  if (plan.streams == n_star_) ++star_samples_;
 
   if (plan.kind == PlanKind::kExplore) {
     ++explorations_;
     const auto star = samples_.find(n_star_);
     if (options_.online_calibration) Refit();
+    ++s.series;
     if (level_ > 0.0 && star != samples_.end() &&
-        static_cast<int>(s.ms.size()) >= options_.exploration.samples_per_candidate) {
-      const int k = options_.exploration.samples_per_candidate;
+        s.series >= options_.exploration.samples_per_candidate) {
+      // A sequential test over the neighbour's samples of this comparison (up to 8, from this
+      // visit and the earlier ones it needed) against n*'s last 8: two samples tell a 4 %
+      // difference from 2 % noise only by chance (run 55: matmul 2 MiB stayed at n = 8, n = 4
+      // measured 4 % faster on its one visit, 6 % in the sweep).
+      const int k = std::min(s.series, ComparisonSamples());
       const std::vector<double> recent = Recent(star->second.ms, kRecent);
       const double med = Median(Recent(s.ms, static_cast<std::size_t>(k)));
       const double ref = Median(recent);
@@ -672,15 +712,37 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       const double needed = std::max(
           options_.exploration.switch_margin,
           3.0 * sigma * std::sqrt(1.0 / k + 1.0 / static_cast<double>(recent.size())));
-      if (med >= ref * (1.0 - needed)) {
+      if (med >= ref * (1.0 - options_.exploration.switch_margin) ||
+          (med >= ref * (1.0 - needed) && k >= ComparisonSamples())) {
+        // Not faster by the margin, or not beyond the noise on as many samples as n*'s: the
+        // comparison ends (the rest of a long visit starts a new one).
+        s.series = 0;
         wins_.erase(plan.streams);
+        undecided_.erase(plan.streams);
+        if (confirm_n_ == plan.streams) confirm_n_.reset();
+      } else if (med >= ref * (1.0 - needed)) {
+        // Faster by the margin, not yet beyond the noise: more samples on a later visit. Free
+        // and soon after a win (as a confirming visit), else from the budget.
+        if (wins_.count(plan.streams)) {
+          confirm_n_ = plan.streams;
+          confirm_at_ = star_samples_ + kConfirmStarSamples;
+        } else {
+          undecided_.insert(plan.streams);
+        }
       } else if (++wins_[plan.streams] < options_.exploration.confirmations) {
-        // Faster once: confirm on a later visit, with fresh samples (so it is visited again
-        // soon, as an unexplored neighbour).
+        undecided_.erase(plan.streams);
+        // Faster once: confirm on a later visit with fresh samples, of the neighbour and of
+        // n*: once most of the samples n*'s median is taken over are new (a burst that slowed
+        // n*'s recent batches is outvoted).
         s.ms.clear();
+        s.series = 0;
         explore_left_ = 0;
+        confirm_n_ = plan.streams;
+        confirm_at_ = star_samples_ + kConfirmStarSamples;
       } else {
         wins_.clear();
+        undecided_.clear();
+        confirm_n_.reset();
         const int old = n_star_;
         n_star_ = plan.streams;
         explore_left_ = 0;  // the rest of the visit would be plain batches at the new n*

@@ -214,24 +214,26 @@ TEST(StreamControllerTest, TheFittedOverheadStaysBoundedThroughABurst) {
 // bound. Such a fit is rejected (the one before it stands), so c never sits at the bound, and
 // the prediction far from n* after a drift derivation does not carry the burst (run 44: a c at
 // the bound carried into a late re-derivation, +423 % at n = 128; run 49: one slow visit put c
-// at the bound within a derivation, 7x at n = 128). Without the rule c reaches the bound and
-// P(128) is 3.0x the truth after the burst; with it c stays at 22 us (a fit inside the bound,
-// carried: still 1.7x, what is left of run 47's worst points).
+// at the bound within a derivation, 7x at n = 128). Without the rule c reaches the bound here
+// and keeps it after the burst. (Since neighbours that win are confirmed within a few batches,
+// n* walks away from the burst, one neighbour at a time, rather than waiting for the drift
+// detector; the residuals of the samples taken in the burst still bias P(128) after it, which
+// this test does not judge.)
 TEST(StreamControllerTest, AFitAtItsBoundIsRejected) {
   StreamController c = Make();
   SimulatedCard card(11);
   double c_max = 0.0;
-  int drift_derivations = 0;
   DriveThroughABurst(c, card, 3000, 200, 1200, [&](int i, std::size_t events_before) {
     c_max = std::max(c_max, c.stream_overhead_ms());
     if (c.events().size() == events_before || c.events().back().kind != EventKind::kDrift) return;
-    ++drift_derivations;
     const double far = c.PredictMs(128, kItems) / card.Exact(kTransferBound, 128, kItems);
     EXPECT_LT(far, 2.0) << "batch " << i << ": P(128) / truth, c " << c.stream_overhead_ms();
   });
-  EXPECT_GE(drift_derivations, 2);
   EXPECT_LT(c_max, 0.05 * (1.0 - 1e-6)) << "c reached the bound";
   EXPECT_GT(c_max, 0.004);  // the burst still moved it
+  // After the burst: back near the truth (4 us, and the unknown effect past 16 streams).
+  EXPECT_GT(c.stream_overhead_ms(), 0.002);
+  EXPECT_LT(c.stream_overhead_ms(), 0.02);
 }
 
 TEST(StreamControllerTest, StepChangeIsFollowed) {
@@ -378,6 +380,20 @@ TEST(StreamControllerTest, ExplorationVisitsAreRunsAndUnsettledBatchesAreNotSamp
   EXPECT_GE(explored, 0.02 * batches);
 }
 
+// What a batch of plan `p` observes on a card whose measured components are transfer-bound
+// (the model picks n > 1) but whose streamed batches take `streamed_ms` (the tests' truth).
+BatchObservation TransferBoundBatch(const BatchPlan& p, double streamed_ms) {
+  BatchObservation obs;
+  obs.items = kItems;
+  if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
+    obs.components = {1.0, 0.05, 0.01};
+    obs.measured_ms = obs.components.total_ms();
+  } else {
+    obs.measured_ms = streamed_ms;
+  }
+  return obs;
+}
+
 // Two n that take the same time (copy-bound batches in continuous mode): with 4 % noise and a
 // 1 % margin, comparing medians alone swaps n* back and forth; the noise test mostly keeps it.
 TEST(StreamControllerTest, EqualNeighboursDoNotSwapOnNoise) {
@@ -389,21 +405,16 @@ TEST(StreamControllerTest, EqualNeighboursDoNotSwapOnNoise) {
   int explored = 0;
   for (int i = 0; i < 5000; ++i) {
     const BatchPlan p = c.Plan(kItems);
-    BatchObservation obs;
-    obs.items = kItems;
-    if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
-      obs.components = {1.0, 0.05, 0.01};  // transfer-bound: the model picks n > 1 ...
-      obs.measured_ms = obs.components.total_ms();
-    } else {
-      obs.measured_ms = 1.0 * std::exp(noise(rng));  // ... but every n takes 1 ms
-    }
+    // Every n takes 1 ms.
+    const BatchObservation obs = TransferBoundBatch(p, 1.0 * std::exp(noise(rng)));
     explored += p.kind == PlanKind::kExplore;
     ASSERT_TRUE(c.Observe(p, obs).ok());
   }
   int switches = 0;
   for (const RederivationEvent& e : c.events()) switches += e.kind == EventKind::kExploration;
   EXPECT_GT(explored, 50);  // the neighbours were compared many times
-  // Medians alone swap 47 times here (in ~100 comparisons); the noise test 3 times.
+  // Medians alone swap 47 times here (in ~100 comparisons); the noise test 3 times, and 1 time
+  // since the test is sequential (over 20 seeds a reviewer counted 9 against 3: more looks).
   EXPECT_LE(switches, 6) << "n* swapped " << switches << " times between equal neighbours in "
                          << explored << " explored batches";
 }
@@ -452,18 +463,12 @@ TEST(StreamControllerTest, ANeighbourMustWinOnTwoVisits) {
     int visits_before_switch = -1;
     for (int i = 0; i < 3000 && visits_before_switch < 0; ++i) {
       const BatchPlan p = c.Plan(kItems);
-      BatchObservation obs;
-      obs.items = kItems;
-      if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
-        obs.components = {1.0, 0.05, 0.01};
-        obs.measured_ms = obs.components.total_ms();
-      } else if (p.kind == PlanKind::kExplore) {
+      bool fast = false;
+      if (p.kind == PlanKind::kExplore) {
         if (prev.kind != PlanKind::kExplore || prev.streams != p.streams) ++visits[p.streams];
-        const bool fast = really_faster || visits[p.streams] == 1;
-        obs.measured_ms = (fast ? 0.8 : 1.0) * std::exp(noise(rng));
-      } else {
-        obs.measured_ms = 1.0 * std::exp(noise(rng));
+        fast = really_faster || visits[p.streams] == 1;
       }
+      const BatchObservation obs = TransferBoundBatch(p, (fast ? 0.8 : 1.0) * std::exp(noise(rng)));
       ASSERT_TRUE(c.Observe(p, obs).ok());
       for (const RederivationEvent& e : c.events()) {
         if (e.kind == EventKind::kExploration) visits_before_switch = visits[e.new_streams];
@@ -478,6 +483,83 @@ TEST(StreamControllerTest, ANeighbourMustWinOnTwoVisits) {
       for (const auto& [n, v] : visits) revisited += v >= 2;
       EXPECT_GE(revisited, 1) << "the first win must be checked on a later visit";
     }
+  }
+}
+
+// The confirming visit comes a few batches after the first win, not when the budget has
+// refilled (3 tokens at 5 % a batch: 40-60 batches later). Run 45's 1.5 MiB histogram: the
+// model chose n = 2, n = 1 measured 6 % faster on its visit, and 150 batches later the
+// pipeline was still at n = 2 (0.875 of the best).
+TEST(StreamControllerTest, AWinIsConfirmedSoonAndOutsideTheBudget) {
+  StreamController c = Make();
+  std::mt19937_64 rng(43);
+  std::normal_distribution<double> noise(0.0, 0.01);
+  int first_n = 0;              // n* of the initial derivation
+  int first_visit = -1;         // batch of the first visit of the faster neighbour
+  int switched = -1;            // batch of the switch
+  int explored = 0, explored_before_first = 0;
+  for (int i = 0; i < 400 && switched < 0; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    if (first_n == 0 && p.kind != PlanKind::kMeasure && p.kind != PlanKind::kWarmup) {
+      first_n = c.streams();
+    }
+    // Below the model's choice is 8 % faster; above it slower and slower.
+    const double t = first_n == 0 || p.streams < first_n
+                         ? 0.92
+                         : 1.0 + 0.05 * std::log2(static_cast<double>(p.streams) / first_n);
+    const BatchObservation obs = TransferBoundBatch(p, t * std::exp(noise(rng)));
+    if (p.kind == PlanKind::kExplore) {
+      ++explored;
+      if (first_visit < 0 && p.streams < first_n) {
+        first_visit = i;
+        explored_before_first = explored - 1;
+      }
+    }
+    ASSERT_TRUE(c.Observe(p, obs).ok());
+    for (const RederivationEvent& e : c.events()) {
+      if (e.kind == EventKind::kExploration && switched < 0) switched = i;
+    }
+  }
+  ASSERT_GT(first_n, 1) << "the model must choose n > 1 for this test";
+  ASSERT_GE(first_visit, 0) << "the faster neighbour was never visited";
+  ASSERT_GE(switched, 0) << "the faster neighbour never replaced n* = " << first_n;
+  EXPECT_LT(c.streams(), first_n);
+  // Two visits of 2 batches and 6 batches at n* between them.
+  EXPECT_LE(switched - first_visit, 12) << "first visit at batch " << first_visit
+                                        << ", switch at batch " << switched;
+  // Between the first visit and the switch: the confirming visit only (the controller's
+  // tokens are not visible here; that it comes within 12 batches shows it did not wait for them).
+  EXPECT_EQ(explored - explored_before_first, 4);
+}
+
+// A neighbour 4 % faster under 2 % noise: two samples cannot tell (three standard errors are
+// 4.7 %), so a single visit left n* where it was until the next revisit (500 batches). The
+// comparison goes on over more visits, up to 8 samples, and the faster neighbour wins within
+// the sweep's adaptive run (run 55: matmul 2 MiB, n = 4 4 % faster than n* = 8 on its visit).
+TEST(StreamControllerTest, ANeighbourFasterWithinTheNoiseIsSampledUntilDecided) {
+  for (const std::uint64_t seed : {47u, 53u, 59u}) {
+    StreamController c = Make();
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> noise(0.0, 0.02);
+    int first_n = 0;
+    int switched = -1;
+    for (int i = 0; i < 300 && switched < 0; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      if (first_n == 0 && p.kind != PlanKind::kMeasure && p.kind != PlanKind::kWarmup) {
+        first_n = c.streams();
+      }
+      const double t = first_n == 0 || p.streams < first_n
+                           ? 0.96
+                           : 1.0 + 0.05 * std::log2(static_cast<double>(p.streams) / first_n);
+      ASSERT_TRUE(c.Observe(p, TransferBoundBatch(p, t * std::exp(noise(rng)))).ok());
+      for (const RederivationEvent& e : c.events()) {
+        if (e.kind == EventKind::kExploration && switched < 0) switched = i;
+      }
+    }
+    ASSERT_GT(first_n, 1);
+    EXPECT_GE(switched, 0) << "seed " << seed << ": n = " << first_n / 2
+                           << " (4 % faster) never replaced n* = " << first_n;
+    EXPECT_LT(c.streams(), first_n) << "seed " << seed;
   }
 }
 

@@ -21,7 +21,10 @@
 //      far candidate (`exploration.probe_ratio`) is visited to pin them. Where the batches
 //      report their host issue time, s is measured instead: the slope of issue time in n. A neighbour whose
 //      measured median beats n* by `switch_margin`, and by three standard errors of n*'s
-//      measured noise, on `confirmations` visits in a row, becomes n*.
+//      measured noise, on `confirmations` visits in a row, becomes n*. A visit that confirms
+//      an earlier win comes a few batches later, outside the budget (it is expected to gain).
+//      A neighbour faster by the margin but not beyond the noise is visited again and judged
+//      on up to 8 samples of the comparison (a sequential test).
 //
 // Not thread-safe: one controller per pipeline.
 #ifndef STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
@@ -31,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,7 +82,8 @@ struct BatchObservation {
 
 struct ExplorationOptions {
   bool enabled = true;
-  double budget = 0.05;          // at most this fraction of batches explore
+  double budget = 0.05;          // fraction of batches whose exploration is paid (confirming
+                                 // visits of a neighbour that won come on top)
   int burst = 2;                 // tokens right after a derivation (a visit costs `run`)
   int samples_per_candidate = 2; // measurements of a neighbour before it is compared
   double switch_margin = 0.01;   // a neighbour replaces n* if its median is this much faster
@@ -205,11 +210,15 @@ class StreamController {
   struct Samples {
     std::vector<double> ms;  // normalized to the reference item count, most recent last
     std::int64_t last_observation = -1;
+    int series = 0;  // the most recent samples that belong to the current comparison with n*
   };
   void Derive(EventKind kind, std::string reason, double measured_ms);
   void Refit();
   // The largest c Refit may fit: a fixed multiple of the calibrated one, not of the last fit.
   double FitBoundMs() const;
+  int VisitBatches() const;  // batches per visit of a neighbour (`exploration.run`, resolved)
+  // Samples of a neighbour a comparison with n* ends at: 8, or samples_per_candidate if more.
+  int ComparisonSamples() const;
   int ClampToItems(int n, std::int64_t items) const;
   double ModelMs(int n, double c) const { return ModelMs(n, c, s_); }  // at the reference items
   double ModelMs(int n, double c, double s) const;
@@ -275,6 +284,12 @@ class StreamController {
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
   int explore_n_ = 0;      // the neighbour being visited
   int explore_left_ = 0;   // batches of the visit still to plan
+  // A neighbour that won a visit but needs more wins: visited again, outside the budget, once
+  // n* has `confirm_at_` samples in all (fresh samples of n* since the win).
+  std::optional<int> confirm_n_;
+  std::set<int> undecided_;  // neighbours faster by the margin, not yet beyond the noise
+  std::int64_t confirm_at_ = 0;
+  std::int64_t star_samples_ = 0;  // samples taken at n* (whichever n it was), ever
   bool need_measure_ = false;
   EventKind pending_kind_ = EventKind::kInitial;
   std::string pending_reason_;
