@@ -469,7 +469,12 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     const int n = ClampToItems(explore_n_, items);
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   }
-  const int run = VisitBatches();
+  // The first batch of a visit of `target` (n batches after the clamp): `run` batches in all.
+  auto start_visit = [&](int target, int n) -> BatchPlan {
+    explore_n_ = target;
+    explore_left_ = VisitBatches() - 1;
+    return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
+  };
   if (confirm_n_ && level_ > 0.0 && star_samples_ >= confirm_at_) {
     // A neighbour that won its last visit, visited again to confirm: not paid from the budget.
     // It measured faster than n*, so the visit is expected to gain, not cost; waiting for the
@@ -478,11 +483,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     const int target = *confirm_n_;
     confirm_n_.reset();
     const int n = ClampToItems(target, items);
-    if (n != n_star_) {
-      explore_n_ = target;
-      explore_left_ = run - 1;
-      return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
-    }
+    if (n != n_star_) return start_visit(target, n);
   }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
     if (std::optional<int> target = ExploreTarget()) {
@@ -490,14 +491,12 @@ BatchPlan StreamController::Plan(std::int64_t items) {
       if (n != n_star_) {
         // A visit of `run` batches, paid when planned (batches in flight do not overspend);
         // the bucket may go negative: it refills before the next visit.
-        tokens_ -= run;
-        explore_n_ = *target;
-        explore_left_ = run - 1;
+        tokens_ -= VisitBatches();
         // A new comparison unless the last one asked for more samples.
         if (!undecided_.count(n) && !wins_.count(n)) {
           if (auto it = samples_.find(n); it != samples_.end()) it->second.series = 0;
         }
-        return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
+        return start_visit(*target, n);
       }
     }
   }
