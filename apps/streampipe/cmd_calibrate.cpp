@@ -1,6 +1,7 @@
 // streampipe calibrate: measure the device's transfer parameters and write a device profile.
 #include <iostream>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli.hpp"
@@ -76,8 +77,9 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cerr << absl::StrFormat("  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms\n",
                                  c->sweep_bytes / (1 << 20));
     for (const SweepSample& w : c->sweep) {
-      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f\n", w.streams, w.measured_ms,
-                                   w.model_ms);
+      const bool out = absl::c_linear_search(c->sweep_left_out, w.streams);
+      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f%s\n", w.streams, w.measured_ms,
+                                   w.model_ms, out ? "  (left out of the fit: a burst?)" : "");
     }
   }
   if (output.empty()) {

@@ -1,9 +1,13 @@
 #include "streampipe/core/least_squares.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "streampipe/status_macros.hpp"
 
 namespace streampipe {
 
@@ -92,6 +96,65 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
   fit.residual_sum_squares = rss;
   fit.r_squared = tss > 0.0 ? 1.0 - rss / tss : (rss <= 1e-24 ? 1.0 : 0.0);
   return fit;
+}
+
+absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
+    std::span<const double> a, int cols, std::span<const double> y, std::span<const double> scale,
+    double tolerance, int max_left_out, int min_kept,
+    const std::function<bool(const LinearFit&)>& accept) {
+  const std::size_t m = y.size();
+  if (scale.size() != m) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("robust least squares: ", scale.size(), " scales for ", m, " rows"));
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!std::isfinite(scale[i]) || !(scale[i] > 0.0)) {
+      return absl::InvalidArgumentError(absl::StrCat("robust least squares: scale ", scale[i],
+                                                     " at row ", i, " is not > 0"));
+    }
+  }
+  // The fit of the rows whose bit in `drop` is clear, and its largest relative residual.
+  const std::size_t n = static_cast<std::size_t>(std::max(cols, 1));
+  const auto fit = [&](unsigned drop) -> absl::StatusOr<RobustFit> {
+    std::vector<double> ka, ky;
+    for (std::size_t i = 0; i < m; ++i) {
+      if (drop >> i & 1u) continue;
+      ka.insert(ka.end(), a.begin() + static_cast<std::ptrdiff_t>(i * n),
+                a.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
+      ky.push_back(y[i]);
+    }
+    STREAMPIPE_ASSIGN_OR_RETURN(LinearFit f, FitLeastSquares(ka, cols, ky));
+    RobustFit r{std::move(f), {}, 0.0};
+    for (std::size_t i = 0; i < m; ++i) {
+      if (drop >> i & 1u) {
+        r.left_out.push_back(static_cast<int>(i));
+        continue;
+      }
+      double fitted = 0.0;
+      for (std::size_t j = 0; j < n; ++j) fitted += a[i * n + j] * r.fit.coefficients[j];
+      r.max_relative_residual =
+          std::max(r.max_relative_residual, std::abs(y[i] - fitted) / scale[i]);
+    }
+    return r;
+  };
+  absl::StatusOr<RobustFit> all = fit(0);
+  if (!all.ok()) return all.status();
+  const int most = m <= 20 ? std::min(max_left_out, static_cast<int>(m) -
+                                                        std::max(min_kept, cols))
+                           : 0;
+  for (int k = 0; k <= most; ++k) {
+    std::optional<RobustFit> best;
+    for (unsigned drop = 0; drop < (1u << m); ++drop) {
+      if (std::popcount(drop) != k) continue;
+      absl::StatusOr<RobustFit> r = fit(drop);
+      if (!r.ok() || r->max_relative_residual > tolerance || (accept && !accept(r->fit))) continue;
+      if (!best || r->fit.residual_sum_squares < best->fit.residual_sum_squares) {
+        best = *std::move(r);
+      }
+    }
+    if (best) return *std::move(best);
+  }
+  return all;
 }
 
 }  // namespace streampipe

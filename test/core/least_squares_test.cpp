@@ -53,5 +53,75 @@ TEST(LeastSquaresTest, Errors) {
   EXPECT_FALSE(FitLeastSquares(nan, 2, y).ok());
 }
 
+// A line y = 2 + 0.5 x measured at x = 0..6 (relative noise below 1 %), rows of [1, x].
+struct Line {
+  std::vector<double> a, y;
+};
+Line Measured(const std::vector<double>& factor) {
+  Line l;
+  for (std::size_t i = 0; i < factor.size(); ++i) {
+    const double x = static_cast<double>(i);
+    l.a.insert(l.a.end(), {1.0, x});
+    l.y.push_back((2.0 + 0.5 * x) * factor[i]);
+  }
+  return l;
+}
+
+TEST(LeastSquaresTest, LeavesOutTheRowsABurstSpoiled) {
+  const Line l = Measured({1.0, 1.005, 0.995, 1.4, 1.0, 0.997, 1.003});  // x = 3: 40 % over
+  absl::StatusOr<RobustFit> f = FitLeastSquaresLeavingOut(l.a, 2, l.y, l.y, 0.05, 2, 4);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, std::vector<int>{3});
+  EXPECT_NEAR(f->fit.coefficients[0], 2.0, 0.03);
+  EXPECT_NEAR(f->fit.coefficients[1], 0.5, 0.01);
+  EXPECT_LE(f->max_relative_residual, 0.05);
+  // Plain least squares carries the burst into the intercept (by 1.4 / 7).
+  absl::StatusOr<LinearFit> plain = FitLeastSquares(l.a, 2, l.y);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_GT(plain->coefficients[0] - 2.0, 0.15);
+  // Nothing to leave out: every row kept, the plain fit.
+  const Line clean = Measured({1.0, 1.005, 0.995, 1.0, 1.0, 0.997, 1.003});
+  f = FitLeastSquaresLeavingOut(clean.a, 2, clean.y, clean.y, 0.05, 2, 4);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+}
+
+TEST(LeastSquaresTest, LeavesOutNoMoreRowsThanAllowed) {
+  const Line l = Measured({1.3, 1.005, 0.995, 1.4, 1.0, 1.5, 1.003});  // three bursts
+  absl::StatusOr<RobustFit> f = FitLeastSquaresLeavingOut(l.a, 2, l.y, l.y, 0.05, 3, 4);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, (std::vector<int>{0, 3, 5}));
+  // Two allowed: no choice explains the rest, so every row is kept.
+  f = FitLeastSquaresLeavingOut(l.a, 2, l.y, l.y, 0.05, 2, 4);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+  EXPECT_GT(f->max_relative_residual, 0.05);
+  // Keeping at least 5 of 7 rows: at most 2 out, the same.
+  f = FitLeastSquaresLeavingOut(l.a, 2, l.y, l.y, 0.05, 3, 5);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+}
+
+TEST(LeastSquaresTest, AFitTheCallerRejectsIsNotChosen) {
+  const Line l = Measured({1.0, 1.005, 0.995, 1.4, 1.0, 0.997, 1.003});
+  // Reject slopes below 0.6: no choice of up to one row out gives one, so every row is kept.
+  absl::StatusOr<RobustFit> f = FitLeastSquaresLeavingOut(
+      l.a, 2, l.y, l.y, 0.05, 1, 4, [](const LinearFit& fit) { return fit.coefficients[1] > 0.6; });
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+}
+
+TEST(LeastSquaresTest, RobustFitRejectsBadScales) {
+  const Line l = Measured({1.0, 1.0, 1.0, 1.0});
+  const std::vector<double> short_scale = {1.0, 1.0};
+  absl::StatusOr<RobustFit> f = FitLeastSquaresLeavingOut(l.a, 2, l.y, short_scale, 0.05, 1, 2);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("2 scales for 4 rows"), std::string::npos) << f.status();
+  const std::vector<double> zero = {1.0, 0.0, 1.0, 1.0};
+  f = FitLeastSquaresLeavingOut(l.a, 2, l.y, zero, 0.05, 1, 2);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("row 1"), std::string::npos) << f.status();
+}
+
 }  // namespace
 }  // namespace streampipe

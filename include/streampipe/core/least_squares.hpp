@@ -7,6 +7,7 @@
 #ifndef STREAMPIPE_CORE_LEAST_SQUARES_HPP_
 #define STREAMPIPE_CORE_LEAST_SQUARES_HPP_
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -25,6 +26,24 @@ struct LinearFit {
 // deficient (a column is a combination of the others).
 absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
                                           std::span<const double> y);
+
+// Least squares that leaves out the rows a burst of other traffic spoiled (calibration on a
+// shared machine). Row i is explained when |residual_i| <= tolerance * scale[i] (scale: the
+// measured time the row stands for, so tolerance is relative). The fewest rows are left out, at
+// most `max_left_out` and keeping at least `min_kept` (and `cols`), such that every kept row is
+// explained and `accept` (if given) takes the fit; of equal counts the smallest residual sum of
+// squares wins. Where no such choice exists, the fit of every row (nothing left out). Errors as
+// FitLeastSquares, and InvalidArgument for a scale of the wrong size or not > 0. At most 20 rows
+// are searched (the calibration's fits have 6-7); beyond that every row is kept.
+struct RobustFit {
+  LinearFit fit;
+  std::vector<int> left_out;  // row indices, ascending
+  double max_relative_residual = 0.0;  // over the kept rows
+};
+absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
+    std::span<const double> a, int cols, std::span<const double> y, std::span<const double> scale,
+    double tolerance, int max_left_out, int min_kept,
+    const std::function<bool(const LinearFit&)>& accept = nullptr);
 
 }  // namespace streampipe
 

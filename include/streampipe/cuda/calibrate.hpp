@@ -2,7 +2,8 @@
 // seed 003, section V-A): L+o per direction (1-byte copies), G per direction (copies of 4 MiB
 // and up), both directions at once, the gap g between back-to-back copies, the cost of a tiny
 // sub-chunk per stream, and, fitted together by least squares to an add-scalar pipeline sweep
-// (n = 1..64), the duplex G' and the per-stream overhead c of the current-GPU model.
+// (n = 1..64, in three rounds; streampipe/core/in_situ_fit.hpp), the duplex G' and the
+// per-stream overhead c of the current-GPU model.
 // Warms up first; every figure is a median.
 //
 //   absl::StatusOr<streampipe::Calibration> c = streampipe::Calibrate({});
@@ -49,8 +50,10 @@ struct Calibration {
   double duplex_h2d_ms = 0.0;           // both directions at once, max_bytes each
   double duplex_d2h_ms = 0.0;
   double gap_copies = 0;                // copies in the g measurement
-  std::vector<SweepSample> sweep;       // the add-scalar sweep c was fitted to
+  std::vector<SweepSample> sweep;       // the add-scalar sweep c was fitted to (medians of
+                                        // three rounds)
   double sweep_bytes = 0.0;             // bytes each way of that sweep
+  std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
 };
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);

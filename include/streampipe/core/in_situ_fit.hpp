@@ -1,0 +1,61 @@
+// The calibration's in-situ fit (docs/models.md, "Calibration of c"): the duplex copy time and
+// the per-stream overhead c from an add-scalar pipeline measured at several n, robust to a
+// burst of other traffic during some of the n.
+//
+//   streampipe::InSituTerms terms = ...;                 // from the copies measured alone
+//   std::vector<streampipe::InSituPoint> sweep = {{2, 1.95}, {4, 1.68}, ...};
+//   absl::StatusOr<streampipe::InSituFit> fit = streampipe::FitInSitu(terms, sweep);
+//   // fit->stream_overhead_ms, fit->duplex_ms, fit->left_out (n whose time no fit explains)
+#ifndef STREAMPIPE_CORE_IN_SITU_FIT_HPP_
+#define STREAMPIPE_CORE_IN_SITU_FIT_HPP_
+
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace streampipe {
+
+// What the copies and the kernel measured alone give the fit (ms).
+struct InSituTerms {
+  double h2d_latency_ms = 0.0;  // L+o of each direction
+  double d2h_latency_ms = 0.0;
+  double h2d_gap_ms = 0.0;      // g between back-to-back copies in
+  double h2d_ms = 0.0;          // transfer time of the whole batch's copy in, latency removed
+  double d2h_ms = 0.0;          // and of its copy out
+  double kernel_ms = 0.0;       // the whole batch's kernel
+};
+
+// The batch's median time on n streams.
+struct InSituPoint {
+  int streams = 1;
+  double ms = 0.0;
+};
+
+struct InSituFit {
+  double duplex_ms = 0.0;           // x'_hd: the copy in's transfer time while copies go out
+  double stream_overhead_ms = 0.0;  // c, at least 0
+  std::vector<int> left_out;        // n whose time the fit of the others does not explain
+  double max_residual = 0.0;        // largest |measured / fitted - 1| over the kept n
+};
+
+// A kept n may be off the fit by this much (the model's own shape errors on the H100 are at
+// most 7 %; a burst of other traffic during one n, 19-90 %).
+inline constexpr double kInSituTolerance = 0.10;
+// x'_hd over the copy in alone: at least 1 (sharing the link cannot speed a copy up), at most 2
+// (the two directions in turn).
+inline constexpr double kDuplexRatio[2] = {1.0, 2.0};
+
+// Least squares of T(n) = L+o_hd + x_hd/n + g(n-1) + tE/n + L+o_dh + x_dh/n
+//                         + x'_hd (n-1)/n + c (n-1)
+// over the points with n >= 2, in x'_hd and c. The fewest points are left out (at most 2, and
+// at least 4 kept) such that every kept one lies within kInSituTolerance of the fit and x'_hd
+// within kDuplexRatio of x_hd; of equal counts the smallest squared error wins. Where no such
+// choice exists, every point is kept (the caller judges x'_hd).
+// InvalidArgument for fewer than two points with distinct n >= 2 or a value that is not
+// finite and positive.
+absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const InSituPoint> sweep);
+
+}  // namespace streampipe
+
+#endif  // STREAMPIPE_CORE_IN_SITU_FIT_HPP_

@@ -1,0 +1,158 @@
+// The calibration's in-situ fit of the duplex copy time x' and the per-stream overhead c,
+// against sweeps made from known parameters, with and without bursts, and against the H100
+// sweeps of runs 54 (a quiet lease) and 61 (a burst at n = 4).
+#include "streampipe/core/in_situ_fit.hpp"
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "streampipe/core/least_squares.hpp"
+
+namespace streampipe {
+namespace {
+
+// Components of 64 MiB each way as a calibration measures them (us for L+o and g, ms else).
+InSituTerms Terms(double h2d_latency_us, double d2h_latency_us, double gap_us, double h2d_ms,
+                  double d2h_ms, double kernel_ms) {
+  InSituTerms t;
+  t.h2d_latency_ms = h2d_latency_us / 1e3;
+  t.d2h_latency_ms = d2h_latency_us / 1e3;
+  t.h2d_gap_ms = gap_us / 1e3;
+  t.h2d_ms = h2d_ms - t.h2d_latency_ms;
+  t.d2h_ms = d2h_ms - t.d2h_latency_ms;
+  t.kernel_ms = kernel_ms;
+  return t;
+}
+
+// Run 61's calibration on the H100.
+InSituTerms H100Terms() { return Terms(4.51, 3.36, 2.53, 1.2207, 1.22435, 0.0695); }
+
+double Model(const InSituTerms& t, int n, double duplex_ms, double c_ms) {
+  const double k = n;
+  return t.h2d_latency_ms + t.h2d_ms / k + t.h2d_gap_ms * (k - 1) + t.kernel_ms / k +
+         t.d2h_latency_ms + t.d2h_ms / k + duplex_ms * (k - 1) / k + c_ms * (k - 1);
+}
+
+constexpr double kDuplex = 1.37;  // x' = 1.13 x: the duplex link a little slower per direction
+constexpr double kC = 0.005;      // 5 us per stream
+
+std::vector<InSituPoint> Sweep(const InSituTerms& t, double noise_sd = 0.0, int seed = 1) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> noise(0.0, noise_sd);
+  std::vector<InSituPoint> s;
+  for (int n : {1, 2, 4, 8, 16, 32, 64}) {
+    s.push_back({n, Model(t, n, kDuplex, kC) * std::exp(noise_sd > 0 ? noise(rng) : 0.0)});
+  }
+  return s;
+}
+
+// Plain least squares over every n >= 2: what calibration did up to run 61.
+double NaiveC(const InSituTerms& t, const std::vector<InSituPoint>& sweep) {
+  std::vector<double> a, y;
+  for (const InSituPoint& p : sweep) {
+    if (p.streams < 2) continue;
+    const double n = p.streams;
+    a.push_back((n - 1) / n);
+    a.push_back(n - 1);
+    y.push_back(p.ms - Model(t, p.streams, 0.0, 0.0));
+  }
+  return FitLeastSquares(a, 2, y)->coefficients[1];
+}
+
+TEST(InSituFitTest, RecoversTheParametersOfAnExactSweep) {
+  const InSituTerms t = H100Terms();
+  absl::StatusOr<InSituFit> f = FitInSitu(t, Sweep(t));
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_NEAR(f->duplex_ms, kDuplex, 1e-9);
+  EXPECT_NEAR(f->stream_overhead_ms, kC, 1e-9);
+  EXPECT_TRUE(f->left_out.empty());
+  EXPECT_NEAR(f->max_residual, 0.0, 1e-9);
+}
+
+TEST(InSituFitTest, KeepsEveryPointOfANoisySweep) {
+  // 2 % noise and the model's own shape errors (up to 7 % on quiet H100 leases) are not bursts.
+  const InSituTerms t = H100Terms();
+  for (int seed = 1; seed <= 20; ++seed) {
+    std::vector<InSituPoint> s = Sweep(t, 0.02, seed);
+    s[5].ms *= 1.06;  // n = 32: the step past 16 streams no model here has
+    absl::StatusOr<InSituFit> f = FitInSitu(t, s);
+    ASSERT_TRUE(f.ok()) << f.status();
+    EXPECT_TRUE(f->left_out.empty()) << "seed " << seed << " left out n = " << f->left_out[0];
+  }
+}
+
+TEST(InSituFitTest, LeavesOutANWhoseMeasurementABurstSlowed) {
+  const InSituTerms t = H100Terms();
+  std::vector<InSituPoint> s = Sweep(t, 0.01);
+  s[2].ms *= 1.42;  // n = 4, as in run 61
+  absl::StatusOr<InSituFit> f = FitInSitu(t, s);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, std::vector<int>{4});
+  EXPECT_NEAR(f->stream_overhead_ms, kC, 0.2 * kC);
+  EXPECT_NEAR(f->duplex_ms / kDuplex, 1.0, 0.02);
+  EXPECT_LE(f->max_residual, kInSituTolerance);
+  // All points together: c below 0 (clamped to 0 by the calibration: run 61's profile).
+  EXPECT_LT(NaiveC(t, s), 0.0);
+}
+
+TEST(InSituFitTest, LeavesOutTwoBurstsButNoMore) {
+  const InSituTerms t = H100Terms();
+  std::vector<InSituPoint> s = Sweep(t, 0.01);
+  s[1].ms *= 1.5;  // n = 2
+  s[4].ms *= 1.3;  // n = 16
+  absl::StatusOr<InSituFit> f = FitInSitu(t, s);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, (std::vector<int>{2, 16}));
+  EXPECT_NEAR(f->stream_overhead_ms, kC, 0.2 * kC);
+  EXPECT_LT(NaiveC(t, s), 0.0);
+  // A third burst: no four points agree; every point is kept and the misfit reported.
+  s[3].ms *= 1.5;  // n = 8
+  f = FitInSitu(t, s);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+  EXPECT_GT(f->max_residual, kInSituTolerance);
+}
+
+TEST(InSituFitTest, TheH100SweepsOfRuns54And61) {
+  const InSituTerms t = H100Terms();
+  // Run 61: n = 4 in a burst; the calibration wrote c = 0 and a duplex link of 37.5 GB/s.
+  const std::vector<InSituPoint> run61 = {{1, 2.5259},  {2, 1.9678},  {4, 2.8151}, {8, 1.5714},
+                                          {16, 1.5373}, {32, 1.6996}, {64, 1.8848}};
+  absl::StatusOr<InSituFit> f = FitInSitu(t, run61);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, std::vector<int>{4});
+  EXPECT_GT(f->stream_overhead_ms, 0.004);  // 5.4 us; a quiet lease's calibrations: 1.7-8.4
+  EXPECT_LT(f->stream_overhead_ms, 0.007);
+  // Run 54, a quiet lease (c 5.18 us, largest misfit 4 % at n = 32): nothing left out.
+  const std::vector<InSituPoint> run54 = {{1, 2.5164},  {2, 1.9467},  {4, 1.6784}, {8, 1.5681},
+                                          {16, 1.5390}, {32, 1.7268}, {64, 1.8710}};
+  f = FitInSitu(Terms(3.87, 3.04, 2.77, 1.22406, 1.21619, 0.0711), run54);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+  EXPECT_GT(f->stream_overhead_ms, 0.003);
+  EXPECT_LT(f->stream_overhead_ms, 0.007);
+}
+
+TEST(InSituFitTest, RejectsTooFewPointsAndBadValues) {
+  const InSituTerms t = H100Terms();
+  const std::vector<InSituPoint> one = {{1, 2.5}, {2, 1.9}};
+  absl::StatusOr<InSituFit> f = FitInSitu(t, one);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(f.status().message().find("distinct n"), std::string::npos) << f.status();
+  const std::vector<InSituPoint> nan = {{2, 1.9}, {4, std::nan("")}, {8, 1.6}};
+  f = FitInSitu(t, nan);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("n = 4"), std::string::npos) << f.status();
+  InSituTerms bad = t;
+  bad.kernel_ms = -1.0;
+  f = FitInSitu(bad, Sweep(t));
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("component"), std::string::npos) << f.status();
+}
+
+}  // namespace
+}  // namespace streampipe
