@@ -1,0 +1,194 @@
+// Replays the adaptive controller against the H100's measured times: every configuration of a
+// sweep CSV (`streampipe sweep --output=`) becomes a simulated card whose batch at n takes the
+// sweep's median at n (and reports its median issue time), times log-normal noise. The
+// controller (StreamController, with the traits of a device profile) runs `--batches` batches
+// one at a time from the first measurement, as the sweep's adaptive run does, over `--seeds`
+// seeds; the tool prints, per issue mode, the mean and worst best / chosen ratio, the share of
+// runs below 0.95 and 0.98, the share of batches explored, and the worst configurations.
+// CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
+//
+//   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
+//
+// Limits: the card is stationary (no drift, no bursts), the noise is the same at every n, the
+// first batch at an n after another is unsettled (as in the pipeline) but otherwise as fast as
+// any; the sweep's medians are taken as the truth, which they are only to their repeatability
+// (docs/results.md). Exit 0, 64 for bad flags, 66 for an unreadable or invalid input.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "streampipe/core/device_profile.hpp"
+#include "streampipe/core/model.hpp"
+#include "streampipe/core/stream_controller.hpp"
+#include "streampipe/core/sweep.hpp"
+
+namespace {
+
+using streampipe::BatchObservation;
+using streampipe::BatchPlan;
+using streampipe::PlanKind;
+using streampipe::SweepPoint;
+
+struct Settings {
+  int batches = 150;
+  int seeds = 20;
+  double noise = 0.02;
+};
+
+struct Result {
+  std::string name;
+  double mean = 0.0, worst = 1.0;
+  std::map<int, int> chosen;  // n -> runs
+};
+
+// One configuration's replays; `points` are its rows (one per n).
+Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTraits& traits,
+              const Settings& s, long* explored, long* total) {
+  std::map<int, const SweepPoint*> at;
+  for (const SweepPoint& p : points) at[p.streams] = &p;
+  const SweepPoint& first = points.front();
+  double best = at.begin()->second->median_ms;
+  for (const auto& [n, p] : at) best = std::min(best, p->median_ms);
+  Result r;
+  r.name = absl::StrFormat("%s %s in %.1f MiB out %.1f MiB intensity %g %s %s", first.workload,
+                           first.grid, first.in_bytes / (1 << 20), first.out_bytes / (1 << 20),
+                           first.intensity, first.order, first.issue);
+  constexpr std::int64_t kItems = 1'000'000;  // batches are compared per item anyway
+  for (int seed = 0; seed < s.seeds; ++seed) {
+    streampipe::AdaptiveOptions ao;
+    ao.candidates.min_streams = at.begin()->first;
+    ao.candidates.max_streams = at.rbegin()->first;
+    ao.candidates.powers_of_two = true;
+    ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
+    absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
+        streampipe::MakeModel("auto", traits);
+    streampipe::StreamController c(std::move(*model), traits, ao);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 7919 + 17);
+    std::normal_distribution<double> noise(0.0, s.noise);
+    int last = -1;
+    for (int b = 0; b < s.batches + 2; ++b) {  // + the warm-up and the measurement
+      const BatchPlan plan = c.Plan(kItems);
+      BatchObservation o;
+      o.items = kItems;
+      o.h2d_bytes = first.in_bytes;
+      o.d2h_bytes = first.out_bytes;
+      if (plan.kind == PlanKind::kMeasure || plan.kind == PlanKind::kWarmup) {
+        o.components = {first.h2d_ms * std::exp(noise(rng)), first.kernel_ms * std::exp(noise(rng)),
+                        first.d2h_ms * std::exp(noise(rng))};
+        o.measured_ms = o.components.total_ms();
+        last = 0;
+      } else {
+        const auto it = at.find(plan.streams);
+        if (it == at.end()) break;  // a candidate the sweep did not measure
+        o.measured_ms = it->second->median_ms * std::exp(noise(rng));
+        const bool cold = last != plan.streams;
+        o.settled = !cold;
+        const double issue = it->second->issue_ms;
+        o.issue_ms = cold || !std::isfinite(issue) ? 0.0 : issue * std::exp(noise(rng));
+        last = plan.streams;
+        *explored += plan.kind == PlanKind::kExplore;
+        ++*total;
+      }
+      if (!c.Observe(plan, o).ok()) break;
+    }
+    const auto it = at.find(c.streams());
+    const double ratio = it == at.end() ? 0.0 : best / it->second->median_ms;
+    r.mean += ratio / s.seeds;
+    r.worst = std::min(r.worst, ratio);
+    ++r.chosen[c.streams()];
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--batches=", 10) == 0) {
+      s.batches = std::atoi(argv[i] + 10);
+    } else if (std::strncmp(argv[i], "--seeds=", 8) == 0) {
+      s.seeds = std::atoi(argv[i] + 8);
+    } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
+      s.noise = std::atof(argv[i] + 8);
+    } else if (argv[i][0] == '-') {
+      std::cerr << "controller_replay: unknown flag " << argv[i] << "\n";
+      return 64;
+    } else {
+      files.push_back(argv[i]);
+    }
+  }
+  if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
+    std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
+                 "[--seeds=N>=1] [--noise=SD>=0]\n";
+    return 64;
+  }
+  std::ifstream in(files[0]);
+  if (!in) {
+    std::cerr << "controller_replay: cannot read " << files[0] << "\n";
+    return 66;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<std::vector<SweepPoint>> points = streampipe::ParseSweepCsv(text.str());
+  if (!points.ok()) {
+    std::cerr << "controller_replay: " << files[0] << ": " << points.status().message() << "\n";
+    return 66;
+  }
+  absl::StatusOr<streampipe::DeviceProfile> profile = streampipe::ReadDeviceProfile(files[1]);
+  if (!profile.ok()) {
+    std::cerr << "controller_replay: " << profile.status().message() << "\n";
+    return 66;
+  }
+  std::map<std::tuple<std::string, std::string, double, double, double, std::string, std::string>,
+           std::vector<SweepPoint>>
+      configs;
+  for (const SweepPoint& p : *points) {
+    configs[{p.issue, p.workload, p.in_bytes, p.out_bytes, p.intensity, p.order, p.grid}]
+        .push_back(p);
+  }
+  std::map<std::string, std::vector<Result>> by_mode;
+  long explored = 0, total = 0;
+  for (const auto& [key, cfg] : configs) {
+    by_mode[std::get<0>(key)].push_back(Replay(cfg, profile->traits, s, &explored, &total));
+  }
+  std::printf("controller_replay: %d batches, %d seeds, noise %.3f, %zu configurations\n",
+              s.batches, s.seeds, s.noise, configs.size());
+  for (auto& [mode, results] : by_mode) {
+    double mean = 0.0, worst = 1.0, below95 = 0.0, below98 = 0.0;
+    for (const Result& r : results) {
+      mean += r.mean / results.size();
+      worst = std::min(worst, r.worst);
+    }
+    std::sort(results.begin(), results.end(),
+              [](const Result& a, const Result& b) { return a.mean < b.mean; });
+    for (const Result& r : results) {
+      below95 += r.mean < 0.95;
+      below98 += r.mean < 0.98;
+    }
+    std::printf("%-7s mean %.4f, worst run %.3f; configurations whose mean is below 0.95: %.0f, "
+                "below 0.98: %.0f\n",
+                mode.c_str(), mean, worst, below95, below98);
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, results.size()); ++i) {
+      std::string chosen;
+      for (const auto& [n, k] : results[i].chosen) chosen += absl::StrFormat(" %d:%d", n, k);
+      std::printf("    %.3f (worst %.3f) %s; chosen n:runs%s\n", results[i].mean,
+                  results[i].worst, results[i].name.c_str(), chosen.c_str());
+    }
+  }
+  std::printf("explored: %.4f of the streamed batches\n",
+              total > 0 ? static_cast<double>(explored) / static_cast<double>(total) : 0.0);
+  return 0;
+}
