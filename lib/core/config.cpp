@@ -79,7 +79,7 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "explore neighbouring n within the budget");
     s->Double("exploration.budget", [](C& c) -> double& {
       return c.adaptive.exploration.budget; }, 0.0, 0.5, "fraction of batches whose exploration is paid from the budget (visits that "
-           "confirm a win come on top)");
+           "confirm a win or resample a neighbour that measured faster come on top)");
     s->Int("exploration.burst", [](C& c) -> int& { return c.adaptive.exploration.burst; }, 0, 100,
            "exploration tokens right after a derivation (a visit costs exploration.run of them; "
            "the bucket may go negative and refills by budget per batch at n)");
@@ -95,7 +95,8 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Int("exploration.confirmations", [](C& c) -> int& {
       return c.adaptive.exploration.confirmations; }, 1, 10,
            "visits in a row that must find a neighbour faster before it replaces n (a visit "
-           "that confirms a win comes after 5 new samples of n, outside the budget)");
+           "that confirms a win, or resamples a neighbour faster within the noise, comes after "
+           "5 new samples of n, outside the budget)");
     s->Int("exploration.run", [](C& c) -> int& { return c.adaptive.exploration.run; }, 0, 1000,
            "consecutive batches per visit of a neighbour; 0: samples_per_candidate + 1 (the "
            "first batch at a new n runs cold), or with overlapping batches 2 x max_in_flight x "

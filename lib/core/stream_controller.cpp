@@ -720,14 +720,14 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         undecided_.erase(plan.streams);
         if (confirm_n_ == plan.streams) confirm_n_.reset();
       } else if (med >= ref * (1.0 - needed)) {
-        // Faster by the margin, not yet beyond the noise: more samples on a later visit. Free
-        // and soon after a win (as a confirming visit), else from the budget.
-        if (wins_.count(plan.streams)) {
-          confirm_n_ = plan.streams;
-          confirm_at_ = star_samples_ + kConfirmStarSamples;
-        } else {
-          undecided_.insert(plan.streams);
-        }
+        // Faster by the margin, not yet beyond the noise: more samples on a later visit, free
+        // and soon (as a confirming visit): it measured faster, so the visit is expected to
+        // gain. From the budget, 40-60 batches apart, a neighbour 6 % faster under 3-4 % noise
+        // stayed undecided through the sweep's 150 batches (run 64: the 6.2 MiB histogram at
+        // n = 2, n = 1 measured 6.6 % faster on 4 samples, 0.949 of the best).
+        undecided_.insert(plan.streams);
+        confirm_n_ = plan.streams;
+        confirm_at_ = star_samples_ + kConfirmStarSamples;
       } else if (++wins_[plan.streams] < options_.exploration.confirmations) {
         undecided_.erase(plan.streams);
         // Faster once: confirm on a later visit with fresh samples, of the neighbour and of

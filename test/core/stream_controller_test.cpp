@@ -336,8 +336,8 @@ TEST(StreamControllerTest, ExplorationVisitsAreRunsAndUnsettledBatchesAreNotSamp
   SimulatedCard card(29);
   constexpr int kDepth = 3;
   int prev_n = -1, run = 0, explored = 0, batches = 0;
-  std::vector<int> visit_lengths;
-  int visit = 0;
+  std::vector<std::pair<int, int>> visits;  // (n, length)
+  int visit = 0, visit_n = 0;
   for (int i = 0; i < 4000; ++i) {
     const BatchPlan p = c.Plan(kItems);
     BatchObservation obs = card.Run(p, kTransferBound, kItems);
@@ -351,23 +351,30 @@ TEST(StreamControllerTest, ExplorationVisitsAreRunsAndUnsettledBatchesAreNotSamp
     if (p.kind == PlanKind::kExplore) {
       ++explored;
       ++visit;
+      visit_n = p.streams;
     } else if (visit > 0) {
-      visit_lengths.push_back(visit);
+      visits.emplace_back(visit_n, visit);
       visit = 0;
     }
     ASSERT_TRUE(c.Observe(p, obs).ok());
   }
-  ASSERT_FALSE(visit_lengths.empty());
-  // A visit is cut short only when it makes its neighbour n*.
-  int exploration_events = 0;
-  for (const RederivationEvent& e : c.events()) exploration_events += e.kind == EventKind::kExploration;
-  int short_visits = 0;
-  for (int len : visit_lengths) {
+  ASSERT_FALSE(visits.empty());
+  // A visit is cut short only when its neighbour wins: it becomes n*, or it won once and a
+  // later visit confirms it on fresh samples.
+  for (std::size_t i = 0; i < visits.size(); ++i) {
+    const auto [n, len] = visits[i];
     EXPECT_LE(len, 5);
     EXPECT_GT(len, kDepth);  // at least one settled sample before any decision
-    short_visits += len < 5;
+    if (len == 5) continue;
+    bool switched = false;
+    for (const RederivationEvent& e : c.events()) {
+      switched = switched || (e.kind == EventKind::kExploration && e.new_streams == n);
+    }
+    bool visited_again = false;
+    for (std::size_t j = i + 1; j < visits.size(); ++j) visited_again |= visits[j].first == n;
+    EXPECT_TRUE(switched || visited_again)
+        << "visit " << i << " of n = " << n << " cut to " << len << " batches for nothing";
   }
-  EXPECT_LE(short_visits, exploration_events);
   for (const RederivationEvent& e : c.events()) {
     // Switches happen between near-equal neighbours, on real times (~1.5 ms), never on 0.01.
     EXPECT_GT(e.measured_ms, 1.0) << EventKindName(e.kind) << ": " << e.reason;
@@ -554,24 +561,39 @@ TEST(StreamControllerTest, AWinIsConfirmedSoonAndOutsideTheBudget) {
 // A neighbour 4 % faster under 2 % noise: two samples cannot tell (three standard errors are
 // 4.7 %), so a single visit left n* where it was until the next revisit (500 batches). The
 // comparison goes on over more visits, up to 8 samples, and the faster neighbour wins within
-// the sweep's adaptive run (run 55: matmul 2 MiB, n = 4 4 % faster than n* = 8 on its visit).
+// the sweep's adaptive run of 150 batches (run 55: matmul 2 MiB, n = 4 4 % faster than n* = 8
+// on its visit). The later visits are not paid from the budget (it measured faster, so they
+// are expected to gain): with a budget of 0 and tokens for the two neighbours' first visits
+// only, it still wins (paid, 40-60 batches apart, run 64's 6.2 MiB histogram stayed undecided
+// through 150 batches).
 TEST(StreamControllerTest, ANeighbourFasterWithinTheNoiseIsSampledUntilDecided) {
-  for (const std::uint64_t seed : {47u, 53u, 59u}) {
-    StreamController c = Make();
-    std::mt19937_64 rng(seed);
-    std::normal_distribution<double> noise(0.0, 0.02);
-    int first_n = 0;
-    int switched = -1;
-    for (int i = 0; i < 300 && switched < 0; ++i) {
-      const BatchPlan p = c.Plan(kItems);
-      const double t = BelowIsFaster(p, c, 0.96, &first_n);
-      ASSERT_TRUE(c.Observe(p, TransferBoundBatch(p, t * std::exp(noise(rng)))).ok());
-      NoteSwitch(c, i, &switched);
+  for (const bool empty_bucket : {false, true}) {
+    int won = 0;
+    constexpr int kSeeds = 20;
+    for (int seed = 0; seed < kSeeds; ++seed) {
+      AdaptiveOptions o = Options();
+      if (empty_bucket) {
+        o.exploration.budget = 0.0;
+        o.exploration.burst = 4;  // two visits of 2 batches, then nothing
+      }
+      StreamController c = Make(o);
+      std::mt19937_64 rng(47 + seed);
+      std::normal_distribution<double> noise(0.0, 0.02);
+      int first_n = 0;
+      int switched = -1;
+      for (int i = 0; i < 150 && switched < 0; ++i) {
+        const BatchPlan p = c.Plan(kItems);
+        const double t = BelowIsFaster(p, c, 0.96, &first_n);
+        ASSERT_TRUE(c.Observe(p, TransferBoundBatch(p, t * std::exp(noise(rng)))).ok());
+        NoteSwitch(c, i, &switched);
+      }
+      ASSERT_GT(first_n, 1);
+      won += switched >= 0 && c.streams() < first_n;
     }
-    ASSERT_GT(first_n, 1);
-    EXPECT_GE(switched, 0) << "seed " << seed << ": n = " << first_n / 2
-                           << " (4 % faster) never replaced n* = " << first_n;
-    EXPECT_LT(c.streams(), first_n) << "seed " << seed;
+    // 15 and 14 of 20 win (each of the rest lost its first visit to the noise outright and
+    // waits for the revisit); paid from the budget, 7 of 20 with the empty bucket.
+    EXPECT_GE(won, 12) << "empty bucket " << empty_bucket << ": the 4 % faster neighbour won in "
+                       << won << " of " << kSeeds << " runs of 150 batches";
   }
 }
 

@@ -83,7 +83,7 @@ struct BatchObservation {
 struct ExplorationOptions {
   bool enabled = true;
   double budget = 0.05;          // fraction of batches whose exploration is paid (confirming
-                                 // visits of a neighbour that won come on top)
+                                 // visits of a neighbour that measured faster come on top)
   int burst = 2;                 // tokens right after a derivation (a visit costs `run`)
   int samples_per_candidate = 2; // measurements of a neighbour before it is compared
   double switch_margin = 0.01;   // a neighbour replaces n* if its median is this much faster
