@@ -3,8 +3,9 @@
 // sweep's median at n (and reports its median issue time), times log-normal noise. The
 // controller (StreamController, with the traits of a device profile) runs `--batches` batches
 // one at a time from the first measurement, as the sweep's adaptive run does, over `--seeds`
-// seeds; the tool prints, per issue mode, the mean and worst best / chosen ratio, the share of
-// runs below 0.95 and 0.98, the share of batches explored, and the worst configurations.
+// seeds; the tool prints, per issue mode, the mean over configurations of the mean best /
+// chosen ratio over seeds, the worst single run, the configurations whose mean is below 0.95
+// and 0.98, the three worst configurations, and the share of streamed batches explored.
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <iostream>
 #include <map>
 #include <random>
@@ -48,6 +50,7 @@ struct Settings {
 
 struct Result {
   std::string name;
+  std::string error;  // why the replay stopped; empty if it ran
   double mean = 0.0, worst = 1.0;
   std::map<int, int> chosen;  // n -> runs
 };
@@ -73,6 +76,10 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
+    if (!model.ok()) {
+      r.error = std::string(model.status().message());
+      return r;
+    }
     streampipe::StreamController c(std::move(*model), traits, ao);
     std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 7919 + 17);
     std::normal_distribution<double> noise(0.0, s.noise);
@@ -90,7 +97,11 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         last = 0;
       } else {
         const auto it = at.find(plan.streams);
-        if (it == at.end()) break;  // a candidate the sweep did not measure
+        if (it == at.end()) {
+          r.error = absl::StrFormat("the controller planned n = %d, which the sweep did not "
+                                    "measure", plan.streams);
+          return r;
+        }
         o.measured_ms = it->second->median_ms * std::exp(noise(rng));
         const bool cold = last != plan.streams;
         o.settled = !cold;
@@ -100,10 +111,18 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         *explored += plan.kind == PlanKind::kExplore;
         ++*total;
       }
-      if (!c.Observe(plan, o).ok()) break;
+      if (absl::Status st = c.Observe(plan, o); !st.ok()) {
+        r.error = std::string(st.message());
+        return r;
+      }
     }
     const auto it = at.find(c.streams());
-    const double ratio = it == at.end() ? 0.0 : best / it->second->median_ms;
+    if (it == at.end()) {
+      r.error = absl::StrFormat("the controller chose n = %d, which the sweep did not measure",
+                                c.streams());
+      return r;
+    }
+    const double ratio = best / it->second->median_ms;
     r.mean += ratio / s.seeds;
     r.worst = std::min(r.worst, ratio);
     ++r.chosen[c.streams()];
@@ -116,18 +135,34 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
 int main(int argc, char** argv) {
   Settings s;
   std::vector<std::string> files;
+  // A whole flag value as a number, or false.
+  const auto number = [](const char* text, double* out) {
+    char* end = nullptr;
+    *out = std::strtod(text, &end);
+    return end != text && *end == '\0' && std::isfinite(*out);
+  };
   for (int i = 1; i < argc; ++i) {
+    double v = 0.0;
+    bool ok = true;
     if (std::strncmp(argv[i], "--batches=", 10) == 0) {
-      s.batches = std::atoi(argv[i] + 10);
+      ok = number(argv[i] + 10, &v) && v == std::floor(v) && v >= 1 && v <= 1e7;
+      s.batches = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--seeds=", 8) == 0) {
-      s.seeds = std::atoi(argv[i] + 8);
+      ok = number(argv[i] + 8, &v) && v == std::floor(v) && v >= 1 && v <= 1e6;
+      s.seeds = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
-      s.noise = std::atof(argv[i] + 8);
+      ok = number(argv[i] + 8, &v) && v >= 0.0 && v <= 1.0;
+      s.noise = v;
     } else if (argv[i][0] == '-') {
       std::cerr << "controller_replay: unknown flag " << argv[i] << "\n";
       return 64;
     } else {
       files.push_back(argv[i]);
+    }
+    if (!ok) {
+      std::cerr << "controller_replay: bad value in " << argv[i]
+                << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1)\n";
+      return 64;
     }
   }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
@@ -162,7 +197,12 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<Result>> by_mode;
   long explored = 0, total = 0;
   for (const auto& [key, cfg] : configs) {
-    by_mode[std::get<0>(key)].push_back(Replay(cfg, profile->traits, s, &explored, &total));
+    Result r = Replay(cfg, profile->traits, s, &explored, &total);
+    if (!r.error.empty()) {
+      std::cerr << "controller_replay: " << r.name << ": " << r.error << "\n";
+      return 66;
+    }
+    by_mode[std::get<0>(key)].push_back(std::move(r));
   }
   std::printf("controller_replay: %d batches, %d seeds, noise %.3f, %zu configurations\n",
               s.batches, s.seeds, s.noise, configs.size());

@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "streampipe/core/device_profile.hpp"
+#include "streampipe/core/in_situ_fit.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/error.hpp"
@@ -80,6 +81,17 @@ int RunCalibrate(const std::vector<std::string>& args) {
       const bool out = absl::c_linear_search(c->sweep_left_out, w.streams);
       std::cerr << absl::StrFormat("    %4d %10.4f %10.4f%s\n", w.streams, w.measured_ms,
                                    w.model_ms, out ? "  (left out of the fit: a burst?)" : "");
+    }
+    if (!c->sweep_fit_error.empty()) {
+      std::cerr << "  warning: no fit of the sweep (" << c->sweep_fit_error
+                << "); c = 0 and the two-stream duplex test stand\n";
+    } else {
+      std::cerr << absl::StrFormat(
+          "  fit: largest misfit %.1f %% over the kept n%s%s\n", 100.0 * c->sweep_misfit,
+          c->sweep_misfit > kInSituTolerance ? " (over the tolerance: a busy GPU? calibrate again)"
+                                             : "",
+          c->sweep_duplex_plausible ? "" : "; duplex from the two-stream test (the fit's x' was "
+                                            "implausible)");
     }
   }
   if (output.empty()) {

@@ -57,8 +57,8 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
   // a fit that needs either explains a burst with the wrong parameters (run 48 without n = 32:
   // every other n within 5 %, with c = 19 us and the duplex copy 0.62 x a copy alone).
   const auto plausible = [&](const LinearFit& f) {
-    return t.h2d_ms <= 0.0 || (f.coefficients[0] >= kDuplexRatio[0] * t.h2d_ms &&
-                               f.coefficients[0] <= kDuplexRatio[1] * t.h2d_ms);
+    return t.h2d_ms > 0.0 && f.coefficients[0] >= kMinDuplexRatio * t.h2d_ms &&
+           f.coefficients[0] <= kMaxDuplexRatio * t.h2d_ms;
   };
   // The fewest points left out (up to 2, keeping 4) so that the rest agree with their fit: a
   // burst of other traffic while one n was measured (run 61: n = 4 42 % slow put c at 0 and
@@ -70,8 +70,8 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
         absl::StrCat("in-situ fit: the measured n cannot tell x' from c (", fit.status().message(),
                      ")"));
   }
-  InSituFit out{fit->fit.coefficients[0], std::max(0.0, fit->fit.coefficients[1]), {},
-                fit->max_relative_residual};
+  InSituFit out{fit->fit.coefficients[0], plausible(fit->fit),
+                std::max(0.0, fit->fit.coefficients[1]), {}, fit->max_relative_residual};
   for (int i : fit->left_out) out.left_out.push_back(pts[static_cast<std::size_t>(i)].streams);
   return out;
 }

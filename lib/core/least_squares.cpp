@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -98,6 +99,10 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
   return fit;
 }
 
+namespace {
+constexpr std::size_t kMaxRobustRows = 20;  // 2^20 subsets at most (the calibration's fits: 6-7 rows)
+}  // namespace
+
 absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
     std::span<const double> a, int cols, std::span<const double> y, std::span<const double> scale,
     double tolerance, int max_left_out, int min_kept,
@@ -113,12 +118,17 @@ absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
                                                      " at row ", i, " is not > 0"));
     }
   }
-  // The fit of the rows whose bit in `drop` is clear, and its largest relative residual.
   const std::size_t n = static_cast<std::size_t>(std::max(cols, 1));
-  const auto fit = [&](unsigned drop) -> absl::StatusOr<RobustFit> {
+  // Whether row i is left out by the subset `drop` (bit i; only the first kMaxRobustRows rows
+  // can be).
+  const auto out = [](std::uint32_t drop, std::size_t i) {
+    return i < kMaxRobustRows && (drop >> i & 1u) != 0;
+  };
+  // The fit of the rows `drop` keeps, and its largest relative residual.
+  const auto fit = [&](std::uint32_t drop) -> absl::StatusOr<RobustFit> {
     std::vector<double> ka, ky;
     for (std::size_t i = 0; i < m; ++i) {
-      if (drop >> i & 1u) continue;
+      if (out(drop, i)) continue;
       ka.insert(ka.end(), a.begin() + static_cast<std::ptrdiff_t>(i * n),
                 a.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
       ky.push_back(y[i]);
@@ -126,7 +136,7 @@ absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
     STREAMPIPE_ASSIGN_OR_RETURN(LinearFit f, FitLeastSquares(ka, cols, ky));
     RobustFit r{std::move(f), {}, 0.0};
     for (std::size_t i = 0; i < m; ++i) {
-      if (drop >> i & 1u) {
+      if (out(drop, i)) {
         r.left_out.push_back(static_cast<int>(i));
         continue;
       }
@@ -139,12 +149,14 @@ absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
   };
   absl::StatusOr<RobustFit> all = fit(0);
   if (!all.ok()) return all.status();
-  const int most = m <= 20 ? std::min(max_left_out, static_cast<int>(m) -
-                                                        std::max(min_kept, cols))
-                           : 0;
+  // Every kept set has at least two rows more than coefficients: with one more, any single row
+  // left out is fitted exactly and the tolerance tests nothing.
+  const int keep = std::max(min_kept, cols + 2);
+  const int most = std::min(max_left_out, static_cast<int>(m) - keep);
+  if (most <= 0 || m > kMaxRobustRows) return all;
   for (int k = 0; k <= most; ++k) {
     std::optional<RobustFit> best;
-    for (unsigned drop = 0; drop < (1u << m); ++drop) {
+    for (std::uint32_t drop = 0; drop < (std::uint32_t{1} << m); ++drop) {
       if (std::popcount(drop) != k) continue;
       absl::StatusOr<RobustFit> r = fit(drop);
       if (!r.ok() || r->max_relative_residual > tolerance || (accept && !accept(r->fit))) continue;

@@ -427,7 +427,7 @@ std::optional<int> StreamController::ExploreTarget() const {
   // Then neighbours faster by the margin but not yet beyond the noise: more samples (a
   // comparison ends at 8 samples).
   for (int n : neighbours) {
-    if (undecided_.count(n)) return n;
+    if (undecided_.count(n) && n != confirm_n_) return n;  // in the free slot: not paid twice
   }
   // Then, once per derivation, the calibration probe.
   if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
@@ -475,6 +475,12 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     explore_left_ = VisitBatches() - 1;
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   };
+  if (!confirm_n_ && !undecided_.empty()) {
+    // The slot is free again (it held the other neighbour's confirmation): a neighbour still
+    // undecided takes it, so that it is resampled without the budget too.
+    confirm_n_ = *undecided_.begin();
+    confirm_at_ = star_samples_ + kConfirmStarSamples;
+  }
   if (confirm_n_ && level_ > 0.0 && star_samples_ >= confirm_at_) {
     // A neighbour that won its last visit, visited again to confirm: not paid from the budget.
     // It measured faster than n*, so the visit is expected to gain, not cost; waiting for the
@@ -725,9 +731,13 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         // gain. From the budget, 40-60 batches apart, a neighbour 6 % faster under 3-4 % noise
         // stayed undecided through the sweep's 150 batches (run 64: the 6.2 MiB histogram at
         // n = 2, n = 1 measured 6.6 % faster on 4 samples, 0.949 of the best).
+        // One slot: a pending confirmation of the other neighbour's win keeps it (this one
+        // stays undecided and is resampled from the budget, or in the slot once it is free).
         undecided_.insert(plan.streams);
-        confirm_n_ = plan.streams;
-        confirm_at_ = star_samples_ + kConfirmStarSamples;
+        if (!confirm_n_ || !wins_.count(*confirm_n_)) {
+          confirm_n_ = plan.streams;
+          confirm_at_ = star_samples_ + kConfirmStarSamples;
+        }
       } else if (++wins_[plan.streams] < options_.exploration.confirmations) {
         undecided_.erase(plan.streams);
         // Faster once: confirm on a later visit with fresh samples, of the neighbour and of

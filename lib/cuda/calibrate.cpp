@@ -214,9 +214,8 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
           }));
       std::vector<double> a;
       for (int k : counts) a.insert(a.end(), {1.0, k - 1.0});
-      const int keep = std::max(2, static_cast<int>(counts.size()) - 2);
       STREAMPIPE_ASSIGN_OR_RETURN(RobustFit fit,
-                                  FitLeastSquaresLeavingOut(a, 2, y, y, kGapTolerance, 2, keep));
+                                  FitLeastSquaresLeavingOut(a, 2, y, y, kGapTolerance, 2, 4));
       (in ? t.h2d : t.d2h).gap_ms = std::max(0.0, fit.fit.coefficients[1]);
     }
   }
@@ -344,14 +343,18 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     in_situ.d2h_ms = std::max(0.0, td1 - t.d2h.latency_ms);
     in_situ.kernel_ms = tk1;
     absl::StatusOr<InSituFit> fit = FitInSitu(in_situ, measured);
-    if (fit.ok() && in_situ.h2d_ms > 0.0) {
-      const double ratio = fit->duplex_ms / in_situ.h2d_ms;
-      if (ratio >= kDuplexRatio[0] && ratio <= kDuplexRatio[1]) {
+    if (fit.ok()) {
+      if (fit->duplex_plausible) {
+        const double ratio = fit->duplex_ms / in_situ.h2d_ms;
         t.h2d.duplex_ms_per_byte = t.h2d.ms_per_byte * ratio;
         t.d2h.duplex_ms_per_byte = t.d2h.ms_per_byte * ratio;
       }
       t.stream_overhead_ms = fit->stream_overhead_ms;
       cal.sweep_left_out = fit->left_out;
+      cal.sweep_misfit = fit->max_residual;
+      cal.sweep_duplex_plausible = fit->duplex_plausible;
+    } else {
+      cal.sweep_fit_error = std::string(fit.status().message());
     }
     // Report the model with the fitted parameters next to each measurement.
     Workload w;

@@ -116,6 +116,35 @@ TEST(InSituFitTest, LeavesOutTwoBurstsButNoMore) {
   EXPECT_GT(f->max_residual, kInSituTolerance);
 }
 
+// Of the points whose fit explains the rest, the smallest squared error wins: with n = 64 30 %
+// slow, leaving out n = 32 also fits the rest within 10 % (with c = 15 us); leaving out n = 64
+// fits them exactly.
+TEST(InSituFitTest, OfEqualCountsTheSmallestErrorWins) {
+  const InSituTerms t = H100Terms();
+  std::vector<InSituPoint> s = Sweep(t);
+  s[6].ms *= 1.3;  // n = 64
+  absl::StatusOr<InSituFit> f = FitInSitu(t, s);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, std::vector<int>{64});
+  EXPECT_NEAR(f->stream_overhead_ms, kC, 1e-6);
+  EXPECT_TRUE(f->duplex_plausible);
+}
+
+// Bursts at n = 4 and 64: without n = 4 alone the rest fit within 10 %, but only with the duplex
+// copy faster than a copy alone (x'/x = 0.998) and c = 15 us. Physics rules that out; without
+// both, c = 5 us.
+TEST(InSituFitTest, AFitWithAnImpossibleDuplexLinkIsNotChosen) {
+  const InSituTerms t = H100Terms();
+  std::vector<InSituPoint> s = Sweep(t);
+  s[2].ms *= 1.4;  // n = 4
+  s[6].ms *= 1.3;  // n = 64
+  absl::StatusOr<InSituFit> f = FitInSitu(t, s);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->left_out, (std::vector<int>{4, 64}));
+  EXPECT_NEAR(f->stream_overhead_ms, kC, 1e-6);
+  EXPECT_TRUE(f->duplex_plausible);
+}
+
 TEST(InSituFitTest, TheH100SweepsOfRuns54And61) {
   const InSituTerms t = H100Terms();
   // Run 61: n = 4 in a burst; the calibration wrote c = 0 and a duplex link of 37.5 GB/s.

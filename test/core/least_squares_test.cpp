@@ -111,6 +111,26 @@ TEST(LeastSquaresTest, AFitTheCallerRejectsIsNotChosen) {
   EXPECT_TRUE(f->left_out.empty());
 }
 
+// Rows are left out only where at least cols + 2 remain (with cols + 1, any row left out is
+// fitted exactly), and only among the first 20 (more: every row kept, no undefined shifts).
+TEST(LeastSquaresTest, RobustFitKeepsTwoRowsMoreThanCoefficients) {
+  const Line three = Measured({1.0, 1.4, 1.0});
+  absl::StatusOr<RobustFit> f = FitLeastSquaresLeavingOut(three.a, 2, three.y, three.y, 0.05, 2, 1);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+  const Line four = Measured({1.0, 1.4, 1.0, 1.0});
+  f = FitLeastSquaresLeavingOut(four.a, 2, four.y, four.y, 0.05, 2, 1);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+  std::vector<double> factors(40, 1.0);
+  factors[3] = 1.4;
+  const Line many = Measured(factors);
+  f = FitLeastSquaresLeavingOut(many.a, 2, many.y, many.y, 0.05, 2, 4);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->left_out.empty());
+  EXPECT_GT(f->max_relative_residual, 0.05);
+}
+
 TEST(LeastSquaresTest, RobustFitRejectsBadScales) {
   const Line l = Measured({1.0, 1.0, 1.0, 1.0});
   const std::vector<double> short_scale = {1.0, 1.0};

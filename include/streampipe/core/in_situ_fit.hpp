@@ -34,9 +34,10 @@ struct InSituPoint {
 
 struct InSituFit {
   double duplex_ms = 0.0;           // x'_hd: the copy in's transfer time while copies go out
+  bool duplex_plausible = false;    // x'_hd / x_hd within [kMinDuplexRatio, kMaxDuplexRatio]
   double stream_overhead_ms = 0.0;  // c, at least 0
   std::vector<int> left_out;        // n whose time the fit of the others does not explain
-  double max_residual = 0.0;        // largest |measured / fitted - 1| over the kept n
+  double max_residual = 0.0;        // largest |fitted / measured - 1| over the kept n
 };
 
 // A kept n may be off the fit by this much (the model's own shape errors on the H100 are at
@@ -44,16 +45,17 @@ struct InSituFit {
 inline constexpr double kInSituTolerance = 0.10;
 // x'_hd over the copy in alone: at least 1 (sharing the link cannot speed a copy up), at most 2
 // (the two directions in turn).
-inline constexpr double kDuplexRatio[2] = {1.0, 2.0};
+inline constexpr double kMinDuplexRatio = 1.0;
+inline constexpr double kMaxDuplexRatio = 2.0;
 
 // Least squares of T(n) = L+o_hd + x_hd/n + g(n-1) + tE/n + L+o_dh + x_dh/n
 //                         + x'_hd (n-1)/n + c (n-1)
 // over the points with n >= 2, in x'_hd and c. The fewest points are left out (at most 2, and
 // at least 4 kept) such that every kept one lies within kInSituTolerance of the fit and x'_hd
-// within kDuplexRatio of x_hd; of equal counts the smallest squared error wins. Where no such
-// choice exists, every point is kept (the caller judges x'_hd).
-// InvalidArgument for fewer than two points with distinct n >= 2 or a value that is not
-// finite and positive.
+// within [kMinDuplexRatio, kMaxDuplexRatio] x_hd; of equal counts the smallest squared error
+// wins. Where no such choice exists, every point is kept (see duplex_plausible, max_residual).
+// InvalidArgument for fewer than two points with distinct n >= 2, a time that is not finite and
+// > 0, or a component that is not finite and >= 0.
 absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const InSituPoint> sweep);
 
 }  // namespace streampipe

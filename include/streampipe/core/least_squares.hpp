@@ -30,11 +30,13 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
 // Least squares that leaves out the rows a burst of other traffic spoiled (calibration on a
 // shared machine). Row i is explained when |residual_i| <= tolerance * scale[i] (scale: the
 // measured time the row stands for, so tolerance is relative). The fewest rows are left out, at
-// most `max_left_out` and keeping at least `min_kept` (and `cols`), such that every kept row is
+// most `max_left_out` and keeping at least max(min_kept, cols + 2) rows (with cols + 1, any one
+// row left out is fitted exactly and the tolerance tests nothing), such that every kept row is
 // explained and `accept` (if given) takes the fit; of equal counts the smallest residual sum of
 // squares wins. Where no such choice exists, the fit of every row (nothing left out). Errors as
-// FitLeastSquares, and InvalidArgument for a scale of the wrong size or not > 0. At most 20 rows
-// are searched (the calibration's fits have 6-7); beyond that every row is kept.
+// FitLeastSquares, and InvalidArgument for a scale of the wrong size or not > 0. Rows are left
+// out only where there are at most 20 (the calibration's fits have 6-7); beyond, every row is
+// kept.
 struct RobustFit {
   LinearFit fit;
   std::vector<int> left_out;  // row indices, ascending

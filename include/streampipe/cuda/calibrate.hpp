@@ -54,6 +54,9 @@ struct Calibration {
                                         // three rounds)
   double sweep_bytes = 0.0;             // bytes each way of that sweep
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
+  double sweep_misfit = 0.0;            // largest |fitted / measured - 1| over the kept n
+  bool sweep_duplex_plausible = false;  // the fit's x' was used (else the two-stream test's)
+  std::string sweep_fit_error;          // why the sweep gave no fit (c stays 0); empty if it did
 };
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
