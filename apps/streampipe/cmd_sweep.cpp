@@ -47,6 +47,7 @@ struct Settings {
   std::vector<int> streams;
   std::vector<std::string> orders;  // empty: per-grid defaults
   int repetitions = 15;
+  int per_visit = 3;  // timed batches per visit of an n in the rounds
   int warmup = 3;
   int adaptive_batches = 150;
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
@@ -140,15 +141,17 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (int n : ns) {
     for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
   }
-  constexpr int kPerVisit = 3;  // timed batches per visit
-  const int total_rounds = (s.repetitions + kPerVisit - 1) / kPerVisit;
+  // Timed batches per visit (--per-visit): 3 by default; as many as --repetitions measures each
+  // n in one run (rounds of one), the regime the adaptive pipeline's chosen n runs in.
+  const int per_visit = std::min(s.per_visit, s.repetitions);
+  const int total_rounds = (s.repetitions + per_visit - 1) / per_visit;
   std::vector<std::vector<double>> ms(ns.size()), issue(ns.size());
   const auto rounds = [&](int from, int to) -> absl::Status {
     for (int r = from; r < to; ++r) {
       for (std::size_t k = 0; k < ns.size(); ++k) {
         const std::size_t i = r % 2 == 0 ? k : ns.size() - 1 - k;
         STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, ns[i]).status());  // cold, untimed
-        for (int b = 0; b < kPerVisit && static_cast<int>(ms[i].size()) < s.repetitions; ++b) {
+        for (int b = 0; b < per_visit && static_cast<int>(ms[i].size()) < s.repetitions; ++b) {
           STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, ns[i]));
           ms[i].push_back(st.elapsed_ms);
           issue[i].push_back(st.issue_ms);
@@ -178,7 +181,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (const std::vector<double>& v : ms) {
     const auto half = v.begin() + std::min<std::ptrdiff_t>(
                                       static_cast<std::ptrdiff_t>(v.size()),
-                                      static_cast<std::ptrdiff_t>(first_half) * kPerVisit);
+                                      static_cast<std::ptrdiff_t>(first_half) * per_visit);
     if (half == v.end()) continue;
     drift.push_back(Percentile(std::vector<double>(half, v.end()), 0.5) /
                         Percentile(std::vector<double>(v.begin(), half), 0.5) -
@@ -306,6 +309,9 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("frames", &frames_spec, "histogram: frame sizes WxH");
   fs.Add("batch-frames", &batch_frames, "histogram: frames per batch");
   fs.Add("repetitions", &s.repetitions, "timed batches per point (medians)");
+  fs.Add("per-visit", &s.per_visit,
+         "timed batches per visit of an n in the rounds, each visit after one untimed batch (as "
+         "many as --repetitions: each n in one run)");
   fs.Add("warmup", &s.warmup, "untimed batches before each point");
   fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
   fs.Add("probe-ratio", &s.probe_ratio,
@@ -332,11 +338,11 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
   }
-  if (s.repetitions < 1 || s.warmup < 0 || s.adaptive_batches < 1 || batch_frames < 1 ||
-      !(size_mib > 0) || !(total_mib > 0)) {
+  if (s.repetitions < 1 || s.per_visit < 1 || s.warmup < 0 || s.adaptive_batches < 1 ||
+      batch_frames < 1 || !(size_mib > 0) || !(total_mib > 0)) {
     return Fail(kCommand, kExitUsage,
-                "--repetitions, --adaptive-batches, --batch-frames, --size-mib and --total-mib "
-                "must be positive, --warmup non-negative");
+                "--repetitions, --per-visit, --adaptive-batches, --batch-frames, --size-mib and "
+                "--total-mib must be positive, --warmup non-negative");
   }
   absl::StatusOr<std::vector<int>> iters = ParseIntList(iters_spec);
   absl::StatusOr<std::vector<int>> in24 = ParseIntList(in24_spec);

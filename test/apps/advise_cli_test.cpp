@@ -88,6 +88,14 @@ TEST(AdviseCliTest, EveryCommandWithoutInputsRejectsAStrayArgument) {
   }
 }
 
+TEST(AdviseCliTest, SweepRejectsVisitsWithoutTimedBatches) {
+  for (const std::string flag : {"--per-visit=0", "--per-visit=-3", "--repetitions=0"}) {
+    CommandResult r = RunCommand(kBin + " sweep " + flag);
+    EXPECT_EQ(r.exit_code, 64) << flag;
+    EXPECT_NE(r.err.find("--per-visit"), std::string::npos) << flag << " -> " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);
