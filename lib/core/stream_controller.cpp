@@ -476,8 +476,8 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   };
   if (!confirm_n_ && !undecided_.empty()) {
-    // The slot is free again (it held the other neighbour's confirmation): a neighbour still
-    // undecided takes it, so that it is resampled without the budget too.
+    // A neighbour still undecided takes the free slot, so that it is resampled without the
+    // budget too.
     confirm_n_ = *undecided_.begin();
     confirm_at_ = star_samples_ + kConfirmStarSamples;
   }
@@ -731,13 +731,9 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         // gain. From the budget, 40-60 batches apart, a neighbour 6 % faster under 3-4 % noise
         // stayed undecided through the sweep's 150 batches (run 64: the 6.2 MiB histogram at
         // n = 2, n = 1 measured 6.6 % faster on 4 samples, 0.949 of the best).
-        // One slot: a pending confirmation of the other neighbour's win keeps it (this one
-        // stays undecided and is resampled from the budget, or in the slot once it is free).
+        // It takes the free slot in Plan() once the slot is empty (a pending confirmation of
+        // the other neighbour's win keeps it; until then, the budget may pay for a visit).
         undecided_.insert(plan.streams);
-        if (!confirm_n_ || !wins_.count(*confirm_n_)) {
-          confirm_n_ = plan.streams;
-          confirm_at_ = star_samples_ + kConfirmStarSamples;
-        }
       } else if (++wins_[plan.streams] < options_.exploration.confirmations) {
         undecided_.erase(plan.streams);
         // Faster once: confirm on a later visit with fresh samples, of the neighbour and of

@@ -118,16 +118,19 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(dst, src, bytes, kind, s));
     return absl::OkStatus();
   };
-  auto h2d = [&](std::size_t bytes) {
-    return TimeIt(b, warm, reps, [&] {
+  // One copy of `bytes` in (out) on b.s1, and its median time.
+  auto copy_in = [&](std::size_t bytes) -> std::function<absl::Status()> {
+    return [&, bytes] {
       return copy(d1.data(), h1.data(), bytes, cudaMemcpyHostToDevice, b.s1.get());
-    });
+    };
   };
-  auto d2h = [&](std::size_t bytes) {
-    return TimeIt(b, warm, reps, [&] {
+  auto copy_out = [&](std::size_t bytes) -> std::function<absl::Status()> {
+    return [&, bytes] {
       return copy(h2.data(), d1.data(), bytes, cudaMemcpyDeviceToHost, b.s1.get());
-    });
+    };
   };
+  auto h2d = [&](std::size_t bytes) { return TimeIt(b, warm, reps, copy_in(bytes)); };
+  auto d2h = [&](std::size_t bytes) { return TimeIt(b, warm, reps, copy_out(bytes)); };
 
   DeviceTraits& t = cal.profile.traits;
   t = cal.device.traits;
@@ -313,13 +316,9 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
             [&](int i) -> std::function<absl::Status()> {
               switch (i) {
                 case 0:
-                  return [&] {
-                    return copy(d1.data(), h1.data(), bytes, cudaMemcpyHostToDevice, b.s1.get());
-                  };
+                  return copy_in(bytes);
                 case 1:
-                  return [&] {
-                    return copy(h2.data(), d2.data(), bytes, cudaMemcpyDeviceToHost, b.s1.get());
-                  };
+                  return copy_out(bytes);
                 case 2:
                   return [&]() -> absl::Status {
                     STREAMPIPE_CUDA_RETURN_IF_ERROR(

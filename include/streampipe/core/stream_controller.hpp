@@ -284,8 +284,9 @@ class StreamController {
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
   int explore_n_ = 0;      // the neighbour being visited
   int explore_left_ = 0;   // batches of the visit still to plan
-  // A neighbour that won a visit but needs more wins: visited again, outside the budget, once
-  // n* has `confirm_at_` samples in all (fresh samples of n* since the win).
+  // The one free slot: a neighbour visited again, outside the budget, once n* has
+  // `confirm_at_` samples in all (fresh samples of n* since its last visit): one that won a
+  // visit but needs more wins, or else an undecided one.
   std::optional<int> confirm_n_;
   std::set<int> undecided_;  // neighbours faster by the margin, not yet beyond the noise
   std::int64_t confirm_at_ = 0;
