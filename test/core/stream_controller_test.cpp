@@ -223,12 +223,16 @@ TEST(StreamControllerTest, AFitAtItsBoundIsRejected) {
   StreamController c = Make();
   SimulatedCard card(11);
   double c_max = 0.0;
+  int drift_derivations = 0;
   DriveThroughABurst(c, card, 3000, 200, 1200, [&](int i, std::size_t events_before) {
     c_max = std::max(c_max, c.stream_overhead_ms());
     if (c.events().size() == events_before || c.events().back().kind != EventKind::kDrift) return;
+    ++drift_derivations;
     const double far = c.PredictMs(128, kItems) / card.Exact(kTransferBound, 128, kItems);
     EXPECT_LT(far, 2.0) << "batch " << i << ": P(128) / truth, c " << c.stream_overhead_ms();
   });
+  EXPECT_GE(drift_derivations, 1) << "the burst must cause a drift derivation, whose "
+                                     "prediction far from n* is checked";
   EXPECT_LT(c_max, 0.05 * (1.0 - 1e-6)) << "c reached the bound";
   EXPECT_GT(c_max, 0.004);  // the burst still moved it
   // After the burst: back near the truth (4 us, and the unknown effect past 16 streams).
