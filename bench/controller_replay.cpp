@@ -5,10 +5,13 @@
 // one at a time from the first measurement, as the sweep's adaptive run does, over `--seeds`
 // seeds; the tool prints, per issue mode, the mean over configurations of the mean best /
 // chosen ratio over seeds, the worst single run, the configurations whose mean is below 0.95
-// and 0.98, the three worst configurations, and the share of streamed batches explored.
+// and 0.98, the three worst configurations, and the share of streamed batches explored; and
+// the error of the controller's calibrated prediction at every n after the run against the
+// sweep's medians (as `streampipe sweep` scores it), with the `--worst` worst points of seed 0.
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
+//                    [--worst=0]
 //
 // Limits: the card is stationary (no drift, no bursts), the noise is the same at every n, the
 // first batch at an n after another is unsettled (as in the pipeline) but otherwise as fast as
@@ -46,6 +49,15 @@ struct Settings {
   int batches = 150;
   int seeds = 20;
   double noise = 0.02;
+  int worst = 0;  // the worst predicted points to list (of seed 0)
+};
+
+// One point's calibrated prediction at the end of one replay, against the sweep's median.
+struct PointError {
+  int streams = 0;
+  double measured_ms = 0.0, predicted_ms = 0.0, issue_ms = 0.0;
+  double c_us = 0.0;  // the controller's fitted per-stream overhead
+  double error() const { return std::abs(predicted_ms / measured_ms - 1.0); }
 };
 
 struct Result {
@@ -53,6 +65,7 @@ struct Result {
   std::string error;  // why the replay stopped; empty if it ran
   double mean = 0.0, worst = 1.0;
   std::map<int, int> chosen;  // n -> runs
+  std::vector<std::vector<PointError>> predictions;  // per seed, per n
 };
 
 // One configuration's replays; `points` are its rows (one per n).
@@ -122,6 +135,13 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
                                 c.streams());
       return r;
     }
+    // The prediction of every n the sweep measured, as the sweep scores the pipeline's own
+    // (PredictMs after the run) against its medians.
+    std::vector<PointError>& pe = r.predictions.emplace_back();
+    for (const auto& [n, p] : at) {
+      pe.push_back({n, p->median_ms, c.PredictMs(n, kItems), p->issue_ms,
+                    1e3 * c.stream_overhead_ms()});
+    }
     const double ratio = best / it->second->median_ms;
     r.mean += ratio / s.seeds;
     r.worst = std::min(r.worst, ratio);
@@ -153,6 +173,9 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
       ok = number(argv[i] + 8, &v) && v >= 0.0 && v <= 1.0;
       s.noise = v;
+    } else if (std::strncmp(argv[i], "--worst=", 8) == 0) {
+      ok = number(argv[i] + 8, &v) && v == std::floor(v) && v >= 0 && v <= 1e6;
+      s.worst = static_cast<int>(v);
     } else if (argv[i][0] == '-') {
       std::cerr << "controller_replay: unknown flag " << argv[i] << "\n";
       return 64;
@@ -161,13 +184,14 @@ int main(int argc, char** argv) {
     }
     if (!ok) {
       std::cerr << "controller_replay: bad value in " << argv[i]
-                << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1)\n";
+                << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1, --worst: a whole "
+                   "number >= 0)\n";
       return 64;
     }
   }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
-                 "[--seeds=N>=1] [--noise=SD>=0]\n";
+                 "[--seeds=N>=1] [--noise=SD>=0] [--worst=N>=0]\n";
     return 64;
   }
   std::ifstream in(files[0]);
@@ -221,6 +245,44 @@ int main(int argc, char** argv) {
     std::printf("%-7s mean %.4f, worst run %.3f; configurations whose mean is below 0.95: %.0f, "
                 "below 0.98: %.0f\n",
                 mode.c_str(), mean, worst, below95, below98);
+    // The calibrated prediction's error over every point and seed: the median, the median over
+    // seeds of the largest, and the points over 10 % per seed.
+    std::vector<double> errors, largest;
+    struct Worst {
+      double error;
+      const Result* r;
+      PointError p;
+    };
+    std::vector<Worst> worst_points;
+    double over = 0.0;
+    for (int seed = 0; seed < s.seeds; ++seed) {
+      double m = 0.0;
+      for (const Result& r : results) {
+        for (const PointError& p : r.predictions[static_cast<std::size_t>(seed)]) {
+          errors.push_back(p.error());
+          m = std::max(m, p.error());
+          over += p.error() > 0.10;
+          if (seed == 0) worst_points.push_back({p.error(), &r, p});
+        }
+      }
+      largest.push_back(m);
+    }
+    const auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.empty() ? 0.0 : v[v.size() / 2];
+    };
+    std::printf("        prediction error: median %.1f %%, largest %.1f %% (median over seeds), "
+                "points over 10 %%: %.1f per seed\n",
+                100.0 * median(errors), 100.0 * median(largest), over / s.seeds);
+    std::sort(worst_points.begin(), worst_points.end(),
+              [](const Worst& a, const Worst& b) { return a.error > b.error; });
+    for (std::size_t i = 0; i < std::min<std::size_t>(s.worst, worst_points.size()); ++i) {
+      const Worst& w = worst_points[i];
+      std::printf("    %+.1f %% at n = %d (measured %.3f ms, issue %.3f ms, predicted %.3f ms, "
+                  "c %.2f us) %s\n",
+                  100.0 * (w.p.predicted_ms / w.p.measured_ms - 1.0), w.p.streams,
+                  w.p.measured_ms, w.p.issue_ms, w.p.predicted_ms, w.p.c_us, w.r->name.c_str());
+    }
     for (std::size_t i = 0; i < std::min<std::size_t>(3, results.size()); ++i) {
       std::string chosen;
       for (const auto& [n, k] : results[i].chosen) chosen += absl::StrFormat(" %d:%d", n, k);
