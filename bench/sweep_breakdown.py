@@ -5,7 +5,8 @@
 
 Reads the CSV that `streampipe sweep --output=...` writes and prints, per subset of the points
 (all; each grid; symmetric depth-first; n <= 32; n within [n*/2, 2 n*] of the best measured n
-of its configuration; issue bound or not, where the CSV has issue_ms), the median and maximum of |predicted - measured| / measured for each
+of its configuration; issue bound or not, where the CSV has issue_ms; repeating within 5 % between the rounds
+before and after the adaptive run or not, where it has halves_ratio), the median and maximum of |predicted - measured| / measured for each
 model (default: current, calibrated, werkhoven-2ce), then the worst point of each model.
 --issue keeps the points of one issue mode (the CSV's issue column; "streams" where a CSV
 predates it); without it every point counts.
@@ -94,6 +95,13 @@ def main(argv):
         subsets += [
             ("issue bound (issue >= 0.8 x measured)", [r for r in rows if issue_bound(r)]),
             ("not issue bound", [r for r in rows if not issue_bound(r)]),
+        ]
+    if rows and "halves_ratio" in rows[0]:  # sweeps from session 11 on
+        subsets += [
+            ("repeating within 5 % (after / before the adaptive run)",
+             [r for r in rows if r["halves_ratio"] and abs(float(r["halves_ratio"]) - 1) <= 0.05]),
+            ("repeating worse than 5 %",
+             [r for r in rows if r["halves_ratio"] and abs(float(r["halves_ratio"]) - 1) > 0.05]),
         ]
     header = ("| subset | points | " + " | ".join(f"{m} median / max" for m in models) +
               f" | {models[0]} over 10 % |")

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -93,6 +94,7 @@ PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
 // 38), per issue mode, over the same points: the comparison holds on a noisy lease too.
 struct PredictorErrors {
   std::vector<double> calibrated, single_factor;
+  std::vector<double> halves;  // |after / before - 1| of the measurement itself
 };
 
 // Measures one configuration and appends its points.
@@ -177,15 +179,18 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   STREAMPIPE_RETURN_IF_ERROR(rounds(first_half, total_rounds));
   // How far the machine drifted across the adaptive run: the median over n of each n's
   // second-half median over its first-half one (logged; 0 where there is no second half).
+  // Each n's halves also say how well its point repeats (SweepPoint::halves_ratio).
   std::vector<double> drift;
-  for (const std::vector<double>& v : ms) {
+  std::vector<double> halves(ms.size(), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const std::vector<double>& v = ms[i];
     const auto half = v.begin() + std::min<std::ptrdiff_t>(
                                       static_cast<std::ptrdiff_t>(v.size()),
                                       static_cast<std::ptrdiff_t>(first_half) * per_visit);
-    if (half == v.end()) continue;
-    drift.push_back(Percentile(std::vector<double>(half, v.end()), 0.5) /
-                        Percentile(std::vector<double>(v.begin(), half), 0.5) -
-                    1.0);
+    if (half == v.begin() || half == v.end()) continue;
+    halves[i] = Percentile(std::vector<double>(half, v.end()), 0.5) /
+                Percentile(std::vector<double>(v.begin(), half), 0.5);
+    drift.push_back(halves[i] - 1.0);
   }
   std::vector<SweepPoint> cfg;
   for (std::size_t i = 0; i < ns.size(); ++i) {
@@ -206,6 +211,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.h2d_ms = w.times.h2d_ms;
     pt.kernel_ms = w.times.kernel_ms;
     pt.d2h_ms = w.times.d2h_ms;
+    pt.halves_ratio = halves[i];
     cfg.push_back(std::move(pt));
   }
 
@@ -233,6 +239,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     e.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
     e.single_factor.push_back(
         std::abs(ap.controller().SingleFactorPredictMs(pt.streams, c.items) / pt.median_ms - 1.0));
+    if (std::isfinite(pt.halves_ratio)) e.halves.push_back(std::abs(pt.halves_ratio - 1.0));
   }
   int best_i = 0;
   for (std::size_t i = 0; i < cfg.size(); ++i) {
@@ -476,6 +483,11 @@ int RunSweep(const std::vector<std::string>& args) {
     std::cerr << "streampipe sweep: " << issue << ": calibrated " << line(e.calibrated)
               << "; single factor (up to run 37) " << line(e.single_factor) << " ("
               << e.calibrated.size() << " points)\n";
+    if (!e.halves.empty()) {
+      std::cerr << "streampipe sweep: " << issue
+                << ": the measurement itself, rounds after / before the adaptive run: "
+                << line(e.halves) << " (" << e.halves.size() << " points)\n";
+    }
   }
 
   // A timeline of one batch per issue order (add-scalar, 16 MiB, 200 trips, n = 8).

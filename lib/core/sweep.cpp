@@ -295,7 +295,10 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (std::find(columns.begin(), columns.end(), "issue_ms") != columns.end()) {
     read_double(&p.issue_ms);
   }
-  if (s.ok() && columns.back() == "issue") s = r.Choice(&p.issue, {"streams", "graph"});
+  if (s.ok() && std::find(columns.begin(), columns.end(), "issue") != columns.end()) {
+    s = r.Choice(&p.issue, {"streams", "graph"});
+  }
+  if (columns.back() == "halves_ratio") read_double(&p.halves_ratio);
   if (!s.ok()) return s;
   return p;
 }
@@ -372,6 +375,7 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("chosen_adaptive");
   c.push_back("issue_ms");
   c.push_back("issue");
+  c.push_back("halves_ratio");
   return c;
 }
 
@@ -402,6 +406,7 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(absl::StrCat(p.adaptive_n));
   f.push_back(FormatDouble(p.issue_ms));
   f.push_back(p.issue);
+  f.push_back(FormatDouble(p.halves_ratio));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -416,8 +421,9 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     if (absl::StripAsciiWhitespace(line).empty()) continue;
     const std::vector<absl::string_view> fields = SplitFields(line);
     if (!have_header) {
-      // Files written before the optional last columns (issue_ms, then issue) existed parse.
-      for (int optional = 2; optional > 0 && fields.size() < columns.size(); --optional) {
+      // Files written before the optional last columns (issue_ms, issue, then halves_ratio)
+      // existed parse.
+      for (int optional = 3; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
@@ -613,6 +619,44 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   s.best_vs_fixed4_configs = best_vs[1].count;
   s.best_vs_fixed8_mean = best_vs[2].Value();
   s.best_vs_fixed8_configs = best_vs[2].count;
+
+  // Repeatability.
+  Repeatability& rep = summary.repeatability;
+  std::vector<double> changes, all, repeatable;
+  for (const SweepPoint& p : points) {
+    if (!std::isfinite(p.halves_ratio)) continue;
+    const double change = std::abs(p.halves_ratio - 1.0);
+    changes.push_back(change);
+    if (!std::isfinite(p.calibrated_ms)) continue;
+    const double error = std::abs(p.calibrated_ms - p.median_ms) / p.median_ms;
+    all.push_back(error);
+    if (change <= kRepeatableWithin) repeatable.push_back(error);
+  }
+  rep.points = static_cast<int>(changes.size());
+  rep.over_10_percent = static_cast<int>(
+      std::count_if(changes.begin(), changes.end(), [](double x) { return x > 0.1; }));
+  if (!changes.empty()) {
+    rep.max_rel_change = *std::max_element(changes.begin(), changes.end());
+    rep.median_rel_change = Median(std::move(changes));
+  }
+  auto accuracy_of = [](std::string name, std::vector<double> errors, int* over) {
+    ModelAccuracy a;
+    a.model = std::move(name);
+    a.points = static_cast<int>(errors.size());
+    *over = static_cast<int>(
+        std::count_if(errors.begin(), errors.end(), [](double x) { return x > 0.1; }));
+    if (!errors.empty()) {
+      a.max_rel_error = *std::max_element(errors.begin(), errors.end());
+      a.median_rel_error = Median(std::move(errors));
+    }
+    return a;
+  };
+  rep.calibrated_all =
+      accuracy_of("calibrated, measured twice", std::move(all), &rep.calibrated_all_over_10);
+  rep.calibrated_repeatable =
+      accuracy_of(absl::StrCat("calibrated, repeating within ",
+                               Percent(kRepeatableWithin)),
+                  std::move(repeatable), &rep.calibrated_repeatable_over_10);
   return summary;
 }
 
@@ -648,6 +692,23 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
   for (const SpeedUpRow& r : SpeedUpRows(summary.speedups)) {
     absl::StrAppend(&out, "| ", r.label, " | ", Times(r.mean), " | ", r.configs, " |\n");
   }
+  const Repeatability& r = summary.repeatability;
+  absl::StrAppend(&out,
+                  "\n### Repeatability\n\n"
+                  "Each point measured in rounds before and after the adaptive run: |median "
+                  "after / median before - 1| (the measurement), and the calibrated prediction's "
+                  "error over those points and over the ones that repeat within ",
+                  Percent(kRepeatableWithin), ".\n\n"
+                  "| over | points | median | max | over 10% |\n"
+                  "| --- | ---: | ---: | ---: | ---: |\n");
+  absl::StrAppend(&out, "| measurement, after / before | ", r.points, " | ",
+                  Percent(r.median_rel_change), " | ", Percent(r.max_rel_change), " | ",
+                  r.over_10_percent, " |\n");
+  for (const auto& [a, over] : {std::pair{&r.calibrated_all, r.calibrated_all_over_10},
+                                {&r.calibrated_repeatable, r.calibrated_repeatable_over_10}}) {
+    absl::StrAppend(&out, "| ", a->model, " | ", a->points, " | ", Percent(a->median_rel_error),
+                    " | ", Percent(a->max_rel_error), " | ", over, " |\n");
+  }
   return out;
 }
 
@@ -671,6 +732,20 @@ std::string SummaryText(const SweepSummary& summary) {
   absl::StrAppend(&out, absl::StrFormat("  %-20s %7s %10s\n", "comparison", "configs", "mean"));
   for (const SpeedUpRow& r : SpeedUpRows(summary.speedups)) {
     absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s\n", r.label, r.configs, Times(r.mean)));
+  }
+  const Repeatability& r = summary.repeatability;
+  absl::StrAppend(&out, "Repeatability (rounds after / before the adaptive run):\n");
+  absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "over", "points",
+                                        "median", "max", "over 10%"));
+  absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n",
+                                        "measurement, after / before", r.points,
+                                        Percent(r.median_rel_change), Percent(r.max_rel_change),
+                                        r.over_10_percent));
+  for (const auto& [a, over] : {std::pair{&r.calibrated_all, r.calibrated_all_over_10},
+                                {&r.calibrated_repeatable, r.calibrated_repeatable_over_10}}) {
+    absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a->model, a->points,
+                                          Percent(a->median_rel_error),
+                                          Percent(a->max_rel_error), over));
   }
   return out;
 }

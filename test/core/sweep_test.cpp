@@ -67,7 +67,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 3);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 4);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -79,9 +79,10 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 3], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 2], "issue_ms");
-  EXPECT_EQ(c.back(), "issue");
+  EXPECT_EQ(c[c.size() - 4], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 3], "issue_ms");
+  EXPECT_EQ(c[c.size() - 2], "issue");
+  EXPECT_EQ(c.back(), "halves_ratio");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -115,6 +116,7 @@ TEST(SweepCsvTest, RowIsExact) {
   p.adaptive_n = 8;
   p.issue_ms = 0.0625;
   p.issue = "graph";
+  p.halves_ratio = 1.03125;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -128,7 +130,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph\n";
+  expected += "8,0.0625,graph,1.03125\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -178,6 +180,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.adaptive_n = 2 * i;
     p.issue_ms = awkward[(i + 8) % 10];
     p.issue = i % 2 ? "graph" : "streams";
+    p.halves_ratio = awkward[(i + 9) % 10];
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -207,7 +210,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
                         {a.kernel_ms, b.kernel_ms},
                         {a.d2h_ms, b.d2h_ms},
                         {a.calibrated_ms, b.calibrated_ms},
-                        {a.issue_ms, b.issue_ms}}) {
+                        {a.issue_ms, b.issue_ms},
+                        {a.halves_ratio, b.halves_ratio}}) {
       EXPECT_TRUE(Same(x, y)) << x << " came back as " << y;
     }
     ASSERT_EQ(b.predicted_ms.size(), kSweepModelCount);
@@ -270,35 +274,45 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 }
 
 TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
-  // docs/evidence holds sweeps from before issue_ms and issue existed: without the last one or
-  // two columns they parse, with NaN and "streams" there; a row as long as the new header is
-  // then an error.
+  // docs/evidence holds sweeps from before issue_ms, issue and halves_ratio existed: without
+  // the last one, two or three columns they parse, with NaN, "streams" and NaN there; a row as
+  // long as the new header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
+  p.halves_ratio = 0.96875;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header1 = drop_last(SweepCsvHeader());  // without issue
+  const std::string header0 = drop_last(SweepCsvHeader());  // without halves_ratio
+  const std::string header1 = drop_last(header0);            // without issue
   const std::string header2 = drop_last(header1);            // without issue_ms
+  const std::string row0 = drop_last(SweepCsvRow(p));
   absl::StatusOr<std::vector<SweepPoint>> r =
-      ParseSweepCsv(header2 + drop_last(drop_last(SweepCsvRow(p))));
+      ParseSweepCsv(header2 + drop_last(drop_last(row0)));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->size(), 1u);
   EXPECT_EQ((*r)[0].streams, 4);
   EXPECT_EQ((*r)[0].adaptive_n, p.adaptive_n);
   EXPECT_TRUE(std::isnan((*r)[0].issue_ms));
   EXPECT_EQ((*r)[0].issue, "streams");
-  r = ParseSweepCsv(header1 + drop_last(SweepCsvRow(p)));
+  EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
+  r = ParseSweepCsv(header1 + drop_last(row0));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue_ms, 0.125);
   EXPECT_EQ((*r)[0].issue, "streams");
+  EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
+  r = ParseSweepCsv(header0 + row0);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].issue, "graph");
+  EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
   r = ParseSweepCsv(SweepCsvHeader() + SweepCsvRow(p));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue_ms, 0.125);
   EXPECT_EQ((*r)[0].issue, "graph");
-  for (const std::string& old : {header1, header2}) {
+  EXPECT_EQ((*r)[0].halves_ratio, 0.96875);
+  for (const std::string& old : {header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -307,7 +321,8 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop issue
+  header = header.substr(0, header.rfind(','));  // drop halves_ratio
+  header = header.substr(0, header.rfind(','));  // issue
   header = header.substr(0, header.rfind(','));  // issue_ms
   header = header.substr(0, header.rfind(',')) + "\n";  // and chosen_adaptive
   absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(header);
@@ -361,10 +376,11 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 3, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 2, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 1, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 1, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 4, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 3, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 2, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 2, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 1, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -791,6 +807,48 @@ std::string LineStarting(const std::string& text, const std::string& prefix) {
   return "(no line starting with '" + prefix + "')";
 }
 
+// HandSweep with the measurement's halves on four points: A n=1 (no calibrated prediction),
+// A n=4 (repeats within 5 %, calibrated error 0.1), B n=4 (halves 25 % apart, error 0.25) and
+// A n=8 (6.25 % apart, error 0).
+std::vector<SweepPoint> HandSweepMeasuredTwice() {
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[0].halves_ratio = 1.015625;  // A n=1
+  pts[4].halves_ratio = 0.96875;   // A n=4, calibrated 5.5 against 5
+  pts[5].halves_ratio = 1.25;      // B n=4
+  pts[5].calibrated_ms = 11.25;    // against 9
+  pts[6].halves_ratio = 1.0625;    // A n=8
+  pts[6].calibrated_ms = 5.5;      // against 5.5
+  return pts;
+}
+
+TEST(SweepSummaryTest, Repeatability) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweepMeasuredTwice());
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Repeatability& r = s->repeatability;
+  EXPECT_EQ(r.points, 4);
+  EXPECT_DOUBLE_EQ(r.median_rel_change, (0.03125 + 0.0625) / 2);  // of .016, .031, .063, .25
+  EXPECT_DOUBLE_EQ(r.max_rel_change, 0.25);
+  EXPECT_EQ(r.over_10_percent, 1);
+  EXPECT_EQ(r.calibrated_all.points, 3);
+  EXPECT_DOUBLE_EQ(r.calibrated_all.median_rel_error, 0.1);
+  EXPECT_DOUBLE_EQ(r.calibrated_all.max_rel_error, 0.25);
+  EXPECT_EQ(r.calibrated_all_over_10, 1);
+  EXPECT_EQ(r.calibrated_repeatable.points, 1);
+  EXPECT_DOUBLE_EQ(r.calibrated_repeatable.max_rel_error, 0.1);
+  EXPECT_EQ(r.calibrated_repeatable_over_10, 0);
+  EXPECT_EQ(r.calibrated_repeatable.model, "calibrated, repeating within 5.0%");
+  // The calibrated row over every point is unchanged by the halves.
+  EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 3);
+
+  // Without halves (sweeps before the column): nothing measured twice, NaN.
+  s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->repeatability.points, 0);
+  EXPECT_TRUE(std::isnan(s->repeatability.max_rel_change));
+  EXPECT_EQ(s->repeatability.calibrated_all.points, 0);
+  EXPECT_TRUE(std::isnan(s->repeatability.calibrated_repeatable.max_rel_error));
+}
+
 TEST(SweepSummaryTest, Markdown) {
   absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
   ASSERT_TRUE(s.ok()) << s.status();
@@ -805,10 +863,22 @@ TEST(SweepSummaryTest, Markdown) {
   EXPECT_EQ(LineStarting(choices, "| current "), "| current | 2 | 1.000 | 1.000 |");
   EXPECT_EQ(LineStarting(md, "| best n vs n=1 "), "| best n vs n=1 | 2.25x | 2 |");
   EXPECT_EQ(LineStarting(md, "| adaptive n vs n=8 "), "| adaptive n vs n=8 | 1.00x | 2 |");
-  // Three tables, each with a header separator row.
+  EXPECT_EQ(LineStarting(md, "| measurement, after / before "),
+            "| measurement, after / before | 0 | n/a | n/a | 0 |");
+  // Four tables, each with a header separator row.
   std::size_t tables = 0;
   for (std::size_t pos = 0; (pos = md.find("| --- |", pos)) != std::string::npos; ++pos) ++tables;
-  EXPECT_EQ(tables, 3u);
+  EXPECT_EQ(tables, 4u);
+
+  s = Summarize(HandSweepMeasuredTwice());
+  ASSERT_TRUE(s.ok()) << s.status();
+  const std::string twice = SummaryMarkdown(*s);
+  EXPECT_EQ(LineStarting(twice, "| measurement, after / before "),
+            "| measurement, after / before | 4 | 4.7% | 25.0% | 1 |");
+  EXPECT_EQ(LineStarting(twice, "| calibrated, measured twice "),
+            "| calibrated, measured twice | 3 | 10.0% | 25.0% | 1 |");
+  EXPECT_EQ(LineStarting(twice, "| calibrated, repeating within 5.0% "),
+            "| calibrated, repeating within 5.0% | 1 | 10.0% | 10.0% | 0 |");
 }
 
 TEST(SweepSummaryTest, Text) {
@@ -822,6 +892,10 @@ TEST(SweepSummaryTest, Text) {
   EXPECT_THAT(LineStarting(text, "  best n vs n=4"),
               testing::MatchesRegex(" +best n vs n=4 +2 +1\\.06x"));
   EXPECT_THAT(text, HasSubstr("3 in the sweep"));
+  s = Summarize(HandSweepMeasuredTwice());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_THAT(LineStarting(SummaryText(*s), "  measurement, after / before"),
+              testing::MatchesRegex(" +measurement, after / before +4 +4\\.7% +25\\.0% +1"));
 }
 
 // ---------------------------------------------------------------------------------------------

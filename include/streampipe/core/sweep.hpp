@@ -71,6 +71,11 @@ struct SweepPoint {
   // How the batches were issued: "streams" (call by call) or "graph" (IssueMode); "streams" in
   // CSVs written before the column existed.
   std::string issue = "streams";
+  // How well the measurement repeats itself at this point: the median of the rounds after the
+  // adaptive run over the median of the rounds before it (the sweep measures each n in rounds
+  // on both sides of it). NaN where there is no second half, or in CSVs written before the
+  // column existed.
+  double halves_ratio = std::numeric_limits<double>::quiet_NaN();
 };
 
 // ---- CSV: one row per point ----
@@ -78,8 +83,8 @@ struct SweepPoint {
 // Columns, in order: workload, grid, in_bytes, out_bytes, intensity, order, streams,
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
-// model, chosen_adaptive, issue_ms, issue (the last two optional when reading: files written
-// before they existed parse with NaN and "streams" there). Numbers are written in the shortest form that round-trips exactly;
+// model, chosen_adaptive, issue_ms, issue, halves_ratio (the last three optional when reading:
+// files written before they existed parse with NaN, "streams" and NaN there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
@@ -163,6 +168,24 @@ struct SpeedUps {
   int configs = 0;  // configurations in the sweep
 };
 
+// Whether the measurement repeats itself, beside the predictions it judges: |halves_ratio - 1|
+// over the points where it is finite, and the calibrated prediction's error over all those
+// points and over the ones that repeat within kRepeatableWithin. A prediction cannot be shown
+// closer than the measurement repeats: where the maximum error sits on points that do not
+// repeat, it measures the card's noise, not the model.
+inline constexpr double kRepeatableWithin = 0.05;
+struct Repeatability {
+  int points = 0;  // with a finite halves_ratio
+  double median_rel_change = std::numeric_limits<double>::quiet_NaN();
+  double max_rel_change = std::numeric_limits<double>::quiet_NaN();
+  int over_10_percent = 0;  // points whose halves differ by more than 10 %
+  // The calibrated prediction over the points with a finite halves_ratio (model "calibrated,
+  // measured twice"), and over those that repeat within kRepeatableWithin ("calibrated,
+  // repeating within 5%").
+  ModelAccuracy calibrated_all, calibrated_repeatable;
+  int calibrated_all_over_10 = 0, calibrated_repeatable_over_10 = 0;
+};
+
 struct SweepSummary {
   // One row per model (kAllModelKinds order), then "calibrated"; rows with no finite
   // prediction have points == 0.
@@ -170,6 +193,7 @@ struct SweepSummary {
   // One row per model (kAllModelKinds order), then "adaptive".
   std::vector<ChoiceQuality> choices;
   SpeedUps speedups;
+  Repeatability repeatability;
 };
 
 // InvalidArgument: an empty point list; a point whose median_ms is not finite or <= 0, or
@@ -178,7 +202,7 @@ struct SweepSummary {
 // adaptive_n (names the configuration, the column and the two values).
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
-// The three tables (accuracy, choice of n, speed-ups) as Markdown, ready for docs/results.md.
+// The four tables (accuracy, choice of n, speed-ups, repeatability) as Markdown, ready for docs/results.md.
 // NaN prints as "n/a".
 std::string SummaryMarkdown(const SweepSummary& summary);
 
