@@ -70,9 +70,27 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
         absl::StrCat("in-situ fit: the measured n cannot tell x' from c (", fit.status().message(),
                      ")"));
   }
-  InSituFit out{fit->fit.coefficients[0], plausible(fit->fit),
-                std::max(0.0, fit->fit.coefficients[1]), {}, fit->max_relative_residual};
-  for (int i : fit->left_out) out.left_out.push_back(pts[static_cast<std::size_t>(i)].streams);
+  InSituFit out;
+  out.duplex_ms = fit->fit.coefficients[0];
+  out.duplex_plausible = plausible(fit->fit);
+  const double c = fit->fit.coefficients[1];
+  out.stream_overhead_ms = std::max(0.0, c);
+  // A negative c: the per-stream cost the sweep sees on the copy-in path (g + c) is below the
+  // measured g alone, so g was timed slow; the sweep's total is kept where it can be.
+  out.h2d_gap_ms = c < 0.0 ? std::max(0.0, t.h2d_gap_ms + c) : t.h2d_gap_ms;
+  std::vector<bool> left(pts.size(), false);
+  for (int i : fit->left_out) {
+    left[static_cast<std::size_t>(i)] = true;
+    out.left_out.push_back(pts[static_cast<std::size_t>(i)].streams);
+  }
+  // The residuals of the model as returned (equal to the fit's unless g + c < 0).
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    if (left[i]) continue;
+    const double n = pts[i].streams;
+    const double model = base(n) + (out.h2d_gap_ms - t.h2d_gap_ms) * (n - 1.0) +
+                         out.duplex_ms * (n - 1.0) / n + out.stream_overhead_ms * (n - 1.0);
+    out.max_residual = std::max(out.max_residual, std::abs(model / pts[i].ms - 1.0));
+  }
   return out;
 }
 

@@ -349,6 +349,8 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
         t.d2h.duplex_ms_per_byte = t.d2h.ms_per_byte * ratio;
       }
       t.stream_overhead_ms = fit->stream_overhead_ms;
+      cal.measured_h2d_gap_ms = t.h2d.gap_ms;
+      t.h2d.gap_ms = fit->h2d_gap_ms;
       cal.sweep_left_out = fit->left_out;
       cal.sweep_misfit = fit->max_residual;
       cal.sweep_duplex_plausible = fit->duplex_plausible;
