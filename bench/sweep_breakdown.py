@@ -13,6 +13,7 @@ predates it); without it every point counts.
 Only the Python standard library is used.
 """
 import csv
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -96,12 +97,13 @@ def main(argv):
             ("issue bound (issue >= 0.8 x measured)", [r for r in rows if issue_bound(r)]),
             ("not issue bound", [r for r in rows if not issue_bound(r)]),
         ]
-    if rows and "halves_ratio" in rows[0]:  # sweeps from session 11 on
+    if rows and "halves_ratio" in rows[0]:  # sweeps from run 69 on
         subsets += [
             ("repeating within 5 % (after / before the adaptive run)",
              [r for r in rows if r["halves_ratio"] and abs(float(r["halves_ratio"]) - 1) <= 0.05]),
             ("repeating worse than 5 %",
-             [r for r in rows if r["halves_ratio"] and abs(float(r["halves_ratio"]) - 1) > 0.05]),
+             [r for r in rows if r["halves_ratio"] and math.isfinite(float(r["halves_ratio"]))
+              and abs(float(r["halves_ratio"]) - 1) > 0.05]),
         ]
     header = ("| subset | points | " + " | ".join(f"{m} median / max" for m in models) +
               f" | {models[0]} over 10 % |")

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <functional>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/in_situ_fit.hpp"
 #include "streampipe/core/least_squares.hpp"
@@ -364,6 +366,15 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     const std::unique_ptr<StreamModel> model = MakeModel(ModelKind::kCurrent);
     for (const auto& [n, ms] : measured) {
       cal.sweep.push_back({n, ms, model->Predict(terms, n).total_ms});
+    }
+    // The misfit printed is the written model's (every path, the x' it keeps) over the kept n,
+    // not the fit's own copy-in formula.
+    if (fit.ok()) {
+      cal.sweep_misfit = 0.0;
+      for (const SweepSample& s : cal.sweep) {
+        if (absl::c_linear_search(cal.sweep_left_out, s.streams)) continue;
+        cal.sweep_misfit = std::max(cal.sweep_misfit, std::abs(s.model_ms / s.measured_ms - 1.0));
+      }
     }
   }
   STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());

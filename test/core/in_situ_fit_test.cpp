@@ -94,7 +94,9 @@ TEST(InSituFitTest, AGapTimedInABurstGivesWayToTheSweep) {
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->h2d_gap_ms, 0.0);
   EXPECT_EQ(f->stream_overhead_ms, 0.0);
-  EXPECT_GT(f->max_residual, 0.0);
+  // The model as returned is 2.5 us per stream over the sweep: about 6 % at n = 64 (the
+  // unclipped fit's residual would be 0).
+  EXPECT_GT(f->max_residual, 0.03);
   // Where g is right, it is kept as measured.
   f = FitInSitu(truth, Sweep(truth));
   ASSERT_TRUE(f.ok()) << f.status();

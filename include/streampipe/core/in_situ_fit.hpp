@@ -43,8 +43,9 @@ struct InSituFit {
   // sweep at n = 64.
   double h2d_gap_ms = 0.0;
   std::vector<int> left_out;  // n whose time the fit of the others does not explain
-  // The largest |model / measured - 1| over the kept n, with the parameters as returned
-  // (c >= 0, the gap above): the misfit of the model calibration writes.
+  // The largest |fitted / measured - 1| over the kept n of the copy-in bound above with the
+  // parameters as returned (c >= 0, the gap above). Calibration prints the written model's
+  // misfit instead (every path; the two-stream x' where the fit's is implausible).
   double max_residual = 0.0;
 };
 
