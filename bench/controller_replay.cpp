@@ -35,6 +35,7 @@
 #include "absl/strings/str_format.h"
 #include "streampipe/core/device_profile.hpp"
 #include "streampipe/core/model.hpp"
+#include "streampipe/core/statistics.hpp"
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
 
@@ -267,13 +268,10 @@ int main(int argc, char** argv) {
       }
       largest.push_back(m);
     }
-    const auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v.empty() ? 0.0 : v[v.size() / 2];
-    };
     std::printf("        prediction error: median %.1f %%, largest %.1f %% (median over seeds), "
                 "points over 10 %%: %.1f per seed\n",
-                100.0 * median(errors), 100.0 * median(largest), over / s.seeds);
+                100.0 * streampipe::Median(errors), 100.0 * streampipe::Median(largest),
+                over / s.seeds);
     std::sort(worst_points.begin(), worst_points.end(),
               [](const Worst& a, const Worst& b) { return a.error > b.error; });
     for (std::size_t i = 0; i < std::min<std::size_t>(s.worst, worst_points.size()); ++i) {

@@ -346,6 +346,20 @@ std::string Percent(double x) {
 std::string Ratio(double x) { return std::isfinite(x) ? absl::StrFormat("%.3f", x) : "n/a"; }
 std::string Times(double x) { return std::isfinite(x) ? absl::StrFormat("%.2fx", x) : "n/a"; }
 
+// Median, largest and count over 10 % of relative errors (NaN and 0 where there are none).
+ModelAccuracy AccuracyOf(std::string name, std::vector<double> errors) {
+  ModelAccuracy a;
+  a.model = std::move(name);
+  a.points = static_cast<int>(errors.size());
+  a.over_10_percent = static_cast<int>(
+      std::count_if(errors.begin(), errors.end(), [](double x) { return x > 0.1; }));
+  if (!errors.empty()) {
+    a.max_rel_error = *std::max_element(errors.begin(), errors.end());
+    a.median_rel_error = Median(std::move(errors));
+  }
+  return a;
+}
+
 struct SpeedUpRow {
   std::string label;
   double mean;
@@ -553,14 +567,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       const double pred = predicted(p);
       if (std::isfinite(pred)) errors.push_back(std::abs(pred - p.median_ms) / p.median_ms);
     }
-    ModelAccuracy a;
-    a.model = std::move(name);
-    a.points = static_cast<int>(errors.size());
-    if (!errors.empty()) {
-      a.max_rel_error = *std::max_element(errors.begin(), errors.end());
-      a.median_rel_error = Median(std::move(errors));
-    }
-    summary.accuracy.push_back(std::move(a));
+    summary.accuracy.push_back(AccuracyOf(std::move(name), std::move(errors)));
   };
   for (std::size_t m = 0; m < kSweepModelCount; ++m) {
     accuracy(std::string(ModelName(kAllModelKinds[m])),
@@ -632,31 +639,11 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
     all.push_back(error);
     if (change <= kRepeatableWithin) repeatable.push_back(error);
   }
-  rep.points = static_cast<int>(changes.size());
-  rep.over_10_percent = static_cast<int>(
-      std::count_if(changes.begin(), changes.end(), [](double x) { return x > 0.1; }));
-  if (!changes.empty()) {
-    rep.max_rel_change = *std::max_element(changes.begin(), changes.end());
-    rep.median_rel_change = Median(std::move(changes));
-  }
-  auto accuracy_of = [](std::string name, std::vector<double> errors, int* over) {
-    ModelAccuracy a;
-    a.model = std::move(name);
-    a.points = static_cast<int>(errors.size());
-    *over = static_cast<int>(
-        std::count_if(errors.begin(), errors.end(), [](double x) { return x > 0.1; }));
-    if (!errors.empty()) {
-      a.max_rel_error = *std::max_element(errors.begin(), errors.end());
-      a.median_rel_error = Median(std::move(errors));
-    }
-    return a;
-  };
-  rep.calibrated_all =
-      accuracy_of("calibrated, measured twice", std::move(all), &rep.calibrated_all_over_10);
-  rep.calibrated_repeatable =
-      accuracy_of(absl::StrCat("calibrated, repeating within ",
-                               Percent(kRepeatableWithin)),
-                  std::move(repeatable), &rep.calibrated_repeatable_over_10);
+  rep.measurement = AccuracyOf("measurement, after / before", std::move(changes));
+  rep.calibrated_all = AccuracyOf("calibrated, measured twice", std::move(all));
+  rep.calibrated_repeatable = AccuracyOf(
+      absl::StrCat("calibrated, repeating within ", Percent(kRepeatableWithin)),
+      std::move(repeatable));
   return summary;
 }
 
@@ -701,13 +688,9 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                   Percent(kRepeatableWithin), ".\n\n"
                   "| over | points | median | max | over 10% |\n"
                   "| --- | ---: | ---: | ---: | ---: |\n");
-  absl::StrAppend(&out, "| measurement, after / before | ", r.points, " | ",
-                  Percent(r.median_rel_change), " | ", Percent(r.max_rel_change), " | ",
-                  r.over_10_percent, " |\n");
-  for (const auto& [a, over] : {std::pair{&r.calibrated_all, r.calibrated_all_over_10},
-                                {&r.calibrated_repeatable, r.calibrated_repeatable_over_10}}) {
+  for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
     absl::StrAppend(&out, "| ", a->model, " | ", a->points, " | ", Percent(a->median_rel_error),
-                    " | ", Percent(a->max_rel_error), " | ", over, " |\n");
+                    " | ", Percent(a->max_rel_error), " | ", a->over_10_percent, " |\n");
   }
   return out;
 }
@@ -737,15 +720,10 @@ std::string SummaryText(const SweepSummary& summary) {
   absl::StrAppend(&out, "Repeatability (rounds after / before the adaptive run):\n");
   absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "over", "points",
                                         "median", "max", "over 10%"));
-  absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n",
-                                        "measurement, after / before", r.points,
-                                        Percent(r.median_rel_change), Percent(r.max_rel_change),
-                                        r.over_10_percent));
-  for (const auto& [a, over] : {std::pair{&r.calibrated_all, r.calibrated_all_over_10},
-                                {&r.calibrated_repeatable, r.calibrated_repeatable_over_10}}) {
+  for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
     absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a->model, a->points,
                                           Percent(a->median_rel_error),
-                                          Percent(a->max_rel_error), over));
+                                          Percent(a->max_rel_error), a->over_10_percent));
   }
   return out;
 }

@@ -354,7 +354,6 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       cal.measured_h2d_gap_ms = t.h2d.gap_ms;
       t.h2d.gap_ms = fit->h2d_gap_ms;
       cal.sweep_left_out = fit->left_out;
-      cal.sweep_misfit = fit->max_residual;
       cal.sweep_duplex_plausible = fit->duplex_plausible;
     } else {
       cal.sweep_fit_error = std::string(fit.status().message());

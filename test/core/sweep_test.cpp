@@ -825,17 +825,17 @@ TEST(SweepSummaryTest, Repeatability) {
   absl::StatusOr<SweepSummary> s = Summarize(HandSweepMeasuredTwice());
   ASSERT_TRUE(s.ok()) << s.status();
   const Repeatability& r = s->repeatability;
-  EXPECT_EQ(r.points, 4);
-  EXPECT_DOUBLE_EQ(r.median_rel_change, (0.03125 + 0.0625) / 2);  // of .016, .031, .063, .25
-  EXPECT_DOUBLE_EQ(r.max_rel_change, 0.25);
-  EXPECT_EQ(r.over_10_percent, 1);
+  EXPECT_EQ(r.measurement.points, 4);
+  EXPECT_DOUBLE_EQ(r.measurement.median_rel_error, (0.03125 + 0.0625) / 2);  // of .016, .031, .063, .25
+  EXPECT_DOUBLE_EQ(r.measurement.max_rel_error, 0.25);
+  EXPECT_EQ(r.measurement.over_10_percent, 1);
   EXPECT_EQ(r.calibrated_all.points, 3);
   EXPECT_DOUBLE_EQ(r.calibrated_all.median_rel_error, 0.1);
   EXPECT_DOUBLE_EQ(r.calibrated_all.max_rel_error, 0.25);
-  EXPECT_EQ(r.calibrated_all_over_10, 1);
+  EXPECT_EQ(r.calibrated_all.over_10_percent, 1);
   EXPECT_EQ(r.calibrated_repeatable.points, 1);
   EXPECT_DOUBLE_EQ(r.calibrated_repeatable.max_rel_error, 0.1);
-  EXPECT_EQ(r.calibrated_repeatable_over_10, 0);
+  EXPECT_EQ(r.calibrated_repeatable.over_10_percent, 0);
   EXPECT_EQ(r.calibrated_repeatable.model, "calibrated, repeating within 5.0%");
   // The calibrated row over every point is unchanged by the halves.
   EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 3);
@@ -843,8 +843,8 @@ TEST(SweepSummaryTest, Repeatability) {
   // Without halves (sweeps before the column): nothing measured twice, NaN.
   s = Summarize(HandSweep());
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_EQ(s->repeatability.points, 0);
-  EXPECT_TRUE(std::isnan(s->repeatability.max_rel_change));
+  EXPECT_EQ(s->repeatability.measurement.points, 0);
+  EXPECT_TRUE(std::isnan(s->repeatability.measurement.max_rel_error));
   EXPECT_EQ(s->repeatability.calibrated_all.points, 0);
   EXPECT_TRUE(std::isnan(s->repeatability.calibrated_repeatable.max_rel_error));
 }

@@ -142,6 +142,7 @@ struct ModelAccuracy {
   double median_rel_error = std::numeric_limits<double>::quiet_NaN();
   double max_rel_error = std::numeric_limits<double>::quiet_NaN();
   int points = 0;
+  int over_10_percent = 0;  // points whose error is above 10 %
 };
 
 // Quality of one chooser's n over the configurations where it chose a measured n. With
@@ -175,15 +176,12 @@ struct SpeedUps {
 // repeat, it measures the card's noise, not the model.
 inline constexpr double kRepeatableWithin = 0.05;
 struct Repeatability {
-  int points = 0;  // with a finite halves_ratio
-  double median_rel_change = std::numeric_limits<double>::quiet_NaN();
-  double max_rel_change = std::numeric_limits<double>::quiet_NaN();
-  int over_10_percent = 0;  // points whose halves differ by more than 10 %
-  // The calibrated prediction over the points with a finite halves_ratio (model "calibrated,
-  // measured twice"), and over those that repeat within kRepeatableWithin ("calibrated,
-  // repeating within 5%").
+  // |halves_ratio - 1| as a "relative error" of the measurement against itself (model
+  // "measurement, after / before"), over the points where it is finite.
+  ModelAccuracy measurement;
+  // The calibrated prediction over those points (model "calibrated, measured twice"), and over
+  // the ones that repeat within kRepeatableWithin ("calibrated, repeating within 5.0%").
   ModelAccuracy calibrated_all, calibrated_repeatable;
-  int calibrated_all_over_10 = 0, calibrated_repeatable_over_10 = 0;
 };
 
 struct SweepSummary {
