@@ -7,11 +7,14 @@
 // chosen ratio over seeds, the worst single run, the configurations whose mean is below 0.95
 // and 0.98, the three worst configurations, and the share of streamed batches explored; and
 // the error of the controller's calibrated prediction at every n after the run against the
-// sweep's medians (as `streampipe sweep` scores it), with the `--worst` worst points of seed 0.
+// sweep's medians (as `streampipe sweep` scores it), with the `--worst` worst points of seed 0;
+// `--show=TEXT`: for each configuration whose name contains TEXT, what seed 0's controller
+// measured at each n and predicts there at the end of its run; `--probe-ratio=R` sets the
+// controller's exploration.probe_ratio (default: the option's default).
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
-//                    [--worst=0]
+//                    [--worst=0] [--probe-ratio=R] [--show=TEXT]
 //
 // Limits: the card is stationary (no drift, no bursts), the noise is the same at every n, the
 // first batch at an n after another is unsettled (as in the pipeline) but otherwise as fast as
@@ -51,6 +54,8 @@ struct Settings {
   int seeds = 20;
   double noise = 0.02;
   int worst = 0;  // the worst predicted points to list (of seed 0)
+  double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
+  std::string show;  // configurations whose name contains this: seed 0's end state, printed
 };
 
 // One point's calibrated prediction at the end of one replay, against the sweep's median.
@@ -88,6 +93,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.candidates.max_streams = at.rbegin()->first;
     ao.candidates.powers_of_two = true;
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
+    if (s.probe_ratio >= 0.0) ao.exploration.probe_ratio = s.probe_ratio;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
     if (!model.ok()) {
@@ -128,6 +134,21 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
       if (absl::Status st = c.Observe(plan, o); !st.ok()) {
         r.error = std::string(st.message());
         return r;
+      }
+    }
+    if (seed == 0 && !s.show.empty() && r.name.find(s.show) != std::string::npos) {
+      // What the controller measured and predicts at the end of seed 0's run.
+      std::printf("%s: n* %d, c %.2f us, s %.2f us\n", r.name.c_str(), c.streams(),
+                  1e3 * c.stream_overhead_ms(), 1e3 * c.sub_chunk_cost_ms());
+      std::map<int, streampipe::MeasuredN> seen;
+      for (const streampipe::MeasuredN& m : c.Measured()) seen[m.streams] = m;
+      for (const auto& [n, p] : at) {
+        const streampipe::MeasuredN& m = seen[n];
+        std::printf("  n %3d: sweep %.4f ms (issue %.4f); controller %2d samples %.4f ms, "
+                    "%2d issue %.4f ms; predicted %.4f ms (%+.1f %%)\n",
+                    n, p->median_ms, p->issue_ms, m.samples, m.median_ms, m.issue_samples,
+                    m.issue_median_ms, c.PredictMs(n, kItems),
+                    100.0 * (c.PredictMs(n, kItems) / p->median_ms - 1.0));
       }
     }
     const auto it = at.find(c.streams());
@@ -177,6 +198,12 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--worst=", 8) == 0) {
       ok = number(argv[i] + 8, &v) && v == std::floor(v) && v >= 0 && v <= 1e6;
       s.worst = static_cast<int>(v);
+    } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
+      ok = number(argv[i] + 14, &v) && v >= 0.0 && v <= 100.0;
+      s.probe_ratio = v;
+    } else if (std::strncmp(argv[i], "--show=", 7) == 0) {
+      s.show = argv[i] + 7;
+      ok = !s.show.empty();
     } else if (argv[i][0] == '-') {
       std::cerr << "controller_replay: unknown flag " << argv[i] << "\n";
       return 64;
@@ -186,13 +213,14 @@ int main(int argc, char** argv) {
     if (!ok) {
       std::cerr << "controller_replay: bad value in " << argv[i]
                 << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1, --worst: a whole "
-                   "number >= 0)\n";
+                   "number >= 0, --probe-ratio: 0 to 100, --show: some text)\n";
       return 64;
     }
   }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
-                 "[--seeds=N>=1] [--noise=SD>=0] [--worst=N>=0]\n";
+                 "[--seeds=N>=1] [--noise=SD>=0] [--worst=N>=0] [--probe-ratio=R] "
+                 "[--show=TEXT]\n";
     return 64;
   }
   std::ifstream in(files[0]);

@@ -4,6 +4,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "streampipe/core/device_profile.hpp"
@@ -81,12 +82,24 @@ int RunCalibrate(const std::vector<std::string>& args) {
         c->measured_h2d_gap_ms * 1e3, t.h2d.gap_ms * 1e3);
   }
   if (!c->sweep.empty()) {
-    std::cerr << absl::StrFormat("  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms\n",
-                                 c->sweep_bytes / (1 << 20));
+    std::cerr << absl::StrFormat(
+        "  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms issue_ms\n",
+        c->sweep_bytes / (1 << 20));
     for (const SweepSample& w : c->sweep) {
-      const bool out = absl::c_linear_search(c->sweep_left_out, w.streams);
-      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f%s\n", w.streams, w.measured_ms,
-                                   w.model_ms, out ? "  (left out of the fit: a burst?)" : "");
+      const char* why = "";
+      if (absl::c_linear_search(c->sweep_host_bound, w.streams)) {
+        why = "  (left out of the fit: the host set or stalled it)";
+      } else if (absl::c_linear_search(c->sweep_left_out, w.streams)) {
+        why = "  (left out of the fit: a burst?)";
+      }
+      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f %10.4f%s\n", w.streams, w.measured_ms,
+                                   w.model_ms, w.issue_ms, why);
+    }
+    if (!c->sweep_host_bound.empty()) {
+      std::cerr << "  note: the host's issue time set or stalled n = "
+                << absl::StrJoin(c->sweep_host_bound, ", ")
+                << " (issue time at least 80 % of the batch, or over the host's usual rate by 10 % "
+                   "of it): a busy host? c is fitted without them\n";
     }
     if (!c->sweep_fit_error.empty()) {
       std::cerr << "  warning: no fit of the sweep (" << c->sweep_fit_error

@@ -5,7 +5,9 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "streampipe/core/least_squares.hpp"
+#include "streampipe/core/statistics.hpp"
 
 namespace streampipe {
 namespace {
@@ -26,20 +28,44 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
   // The part the model knows from the components (the copy-in bound without x' and c), and
   // the two regressors per point.
   std::vector<InSituPoint> pts;
-  std::set<int> distinct;
+  std::vector<double> rates;  // issue / n of the timed points
   for (const InSituPoint& p : sweep) {
     if (!Positive(p.ms)) {
       return absl::InvalidArgumentError(absl::StrCat("in-situ fit: n = ", p.streams, " measured ",
                                                      p.ms, " ms; it must be finite and > 0"));
     }
+    if (!NonNegative(p.issue_ms)) {
+      return absl::InvalidArgumentError(absl::StrCat("in-situ fit: n = ", p.streams,
+                                                     " took an issue time of ", p.issue_ms,
+                                                     " ms; it must be finite and >= 0"));
+    }
     if (p.streams < 2) continue;  // n = 1 has neither duplex copies nor a second stream
     pts.push_back(p);
+    if (p.issue_ms > 0.0) rates.push_back(p.issue_ms / p.streams);
+  }
+  // The host's usual rate: the median over n, which a stall during one or two n does not move.
+  const double rate = rates.empty() ? 0.0 : Median(rates);
+  InSituFit out;
+  std::set<int> distinct;
+  std::vector<InSituPoint> kept;
+  for (const InSituPoint& p : pts) {
+    if (p.issue_ms > 0.0 && (p.issue_ms >= kInSituIssueBound * p.ms ||
+                             p.issue_ms - rate * p.streams > kInSituTolerance * p.ms)) {
+      out.host_bound.push_back(p.streams);
+      continue;
+    }
+    kept.push_back(p);
     distinct.insert(p.streams);
   }
+  pts = std::move(kept);
   if (distinct.size() < 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("in-situ fit: ", distinct.size(),
-                     " distinct n >= 2 measured; two unknowns need two or more"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "in-situ fit: ", distinct.size(), " distinct n >= 2 measured",
+        out.host_bound.empty()
+            ? ""
+            : absl::StrCat(" where the host did not set the time (it did at n = ",
+                           absl::StrJoin(out.host_bound, ", "), ")"),
+        "; two unknowns need two or more"));
   }
   const auto base = [&](double n) {
     return t.h2d_latency_ms + t.h2d_ms / n + t.h2d_gap_ms * (n - 1.0) + t.kernel_ms / n +
@@ -70,7 +96,6 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
         absl::StrCat("in-situ fit: the measured n cannot tell x' from c (", fit.status().message(),
                      ")"));
   }
-  InSituFit out;
   out.duplex_ms = fit->fit.coefficients[0];
   out.duplex_plausible = plausible(fit->fit);
   const double c = fit->fit.coefficients[1];

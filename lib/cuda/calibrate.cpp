@@ -34,16 +34,22 @@ struct Bench {
 };
 
 // Times `body` (which enqueues on the given streams) `reps` times after `warmup` runs, from an
-// event before to an event after; appends the times in ms to `out`.
+// event before to an event after; appends the times in ms to `out`, and the host's time in
+// body() (the issue time: enqueueing, not running) to `issue` if given.
 absl::Status TimeSamples(Bench& b, int warmup, int reps, const std::function<absl::Status()>& body,
-                         std::vector<double>* out) {
+                         std::vector<double>* out, std::vector<double>* issue = nullptr) {
   for (int r = 0; r < warmup + reps; ++r) {
     STREAMPIPE_RETURN_IF_ERROR(b.a.Record(b.s1));
+    const auto start = std::chrono::steady_clock::now();
     STREAMPIPE_RETURN_IF_ERROR(body());
+    const std::chrono::duration<double, std::milli> host = std::chrono::steady_clock::now() - start;
     STREAMPIPE_RETURN_IF_ERROR(b.b.Record(b.s1));
     STREAMPIPE_RETURN_IF_ERROR(b.b.Wait(kTimeout));
     STREAMPIPE_ASSIGN_OR_RETURN(float ms, ElapsedMs(b.a, b.b));
-    if (r >= warmup) out->push_back(ms);
+    if (r >= warmup) {
+      out->push_back(ms);
+      if (issue != nullptr) issue->push_back(host.count());
+    }
   }
   return absl::OkStatus();
 }
@@ -56,26 +62,36 @@ absl::StatusOr<double> TimeIt(Bench& b, int warmup, int reps,
   return Median(t);
 }
 
+// Each i's median time and median issue time (the host's time enqueueing it).
+struct RoundMedians {
+  std::vector<double> ms;
+  std::vector<double> issue_ms;
+};
+
 // Times body(i) for each i in [0, count) in three rounds (ascending, descending, ascending), a
 // third of `reps` each (at least 3) after `warmup` runs in the first round and one in the others,
-// and returns each i's median: a burst of other traffic shorter than a round moves a third of
+// and returns each i's medians: a burst of other traffic shorter than a round moves a third of
 // one i's times, not its median (run 61: n = 4 of the add-scalar sweep 42 % slow in one go).
-absl::StatusOr<std::vector<double>> MediansInRounds(
+absl::StatusOr<RoundMedians> MediansInRounds(
     Bench& b, int warmup, int reps, int count,
     const std::function<std::function<absl::Status()>(int)>& body) {
   constexpr int kRounds = 3;
   const int per_round = std::max(3, (reps + kRounds - 1) / kRounds);
   std::vector<std::vector<double>> times(static_cast<std::size_t>(count));
+  std::vector<std::vector<double>> issue(static_cast<std::size_t>(count));
   for (int r = 0; r < kRounds; ++r) {
     for (int k = 0; k < count; ++k) {
-      const int i = r % 2 == 0 ? k : count - 1 - k;
-      STREAMPIPE_RETURN_IF_ERROR(TimeSamples(b, r == 0 ? warmup : 1, per_round, body(i),
-                                             &times[static_cast<std::size_t>(i)]));
+      const std::size_t i = static_cast<std::size_t>(r % 2 == 0 ? k : count - 1 - k);
+      STREAMPIPE_RETURN_IF_ERROR(TimeSamples(b, r == 0 ? warmup : 1, per_round,
+                                             body(static_cast<int>(i)), &times[i], &issue[i]));
     }
   }
-  std::vector<double> medians;
-  for (const std::vector<double>& t : times) medians.push_back(Median(t));
-  return medians;
+  RoundMedians out;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    out.ms.push_back(Median(times[i]));
+    out.issue_ms.push_back(Median(issue[i]));
+  }
+  return out;
 }
 
 std::string UtcNow() {
@@ -204,7 +220,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       void* dst = in ? static_cast<void*>(d1.data()) : static_cast<void*>(h2.data());
       const void* src = in ? static_cast<const void*>(h1.data()) : d1.data();
       STREAMPIPE_ASSIGN_OR_RETURN(
-          std::vector<double> y,
+          RoundMedians gap_times,
           MediansInRounds(b, warm, reps, static_cast<int>(counts.size()), [&](int i) {
             const int k = counts[static_cast<std::size_t>(i)];
             return std::function<absl::Status()>([&, k]() -> absl::Status {
@@ -217,6 +233,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
               return absl::OkStatus();
             });
           }));
+      const std::vector<double>& y = gap_times.ms;
       std::vector<double> a;
       for (int k : counts) a.insert(a.end(), {1.0, k - 1.0});
       STREAMPIPE_ASSIGN_OR_RETURN(RobustFit fit,
@@ -312,7 +329,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     constexpr int kNs[] = {1, 2, 4, 8, 16, 32, 64};
     constexpr int kParts = 3;  // copy in, copy out, kernel; then the n
     STREAMPIPE_ASSIGN_OR_RETURN(
-        std::vector<double> medians,
+        RoundMedians rounds,
         MediansInRounds(
             b, warm, reps, kParts + static_cast<int>(std::size(kNs)),
             [&](int i) -> std::function<absl::Status()> {
@@ -331,10 +348,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
                   return add_scalar(kNs[static_cast<std::size_t>(i - kParts)]);
               }
             }));
-    const double th1 = medians[0], td1 = medians[1], tk1 = medians[2];
+    const double th1 = rounds.ms[0], td1 = rounds.ms[1], tk1 = rounds.ms[2];
     std::vector<InSituPoint> measured;
     for (std::size_t i = 0; i < std::size(kNs); ++i) {
-      measured.push_back({kNs[i], medians[kParts + i]});
+      measured.push_back({kNs[i], rounds.ms[kParts + i], rounds.issue_ms[kParts + i]});
     }
     InSituTerms in_situ;
     in_situ.h2d_latency_ms = t.h2d.latency_ms;
@@ -354,6 +371,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       cal.measured_h2d_gap_ms = t.h2d.gap_ms;
       t.h2d.gap_ms = fit->h2d_gap_ms;
       cal.sweep_left_out = fit->left_out;
+      cal.sweep_host_bound = fit->host_bound;
       cal.sweep_duplex_plausible = fit->duplex_plausible;
     } else {
       cal.sweep_fit_error = std::string(fit.status().message());
@@ -363,15 +381,18 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     w.times = {th1, tk1, td1};
     STREAMPIPE_ASSIGN_OR_RETURN(ModelTerms terms, ComputeModelTerms(t, w));
     const std::unique_ptr<StreamModel> model = MakeModel(ModelKind::kCurrent);
-    for (const auto& [n, ms] : measured) {
-      cal.sweep.push_back({n, ms, model->Predict(terms, n).total_ms});
+    for (const InSituPoint& p : measured) {
+      cal.sweep.push_back({p.streams, p.ms, model->Predict(terms, p.streams).total_ms, p.issue_ms});
     }
     // The misfit printed is the written model's (every path, the x' it keeps) over the kept n,
     // not the fit's own copy-in formula.
     if (fit.ok()) {
       cal.sweep_misfit = 0.0;
       for (const SweepSample& s : cal.sweep) {
-        if (absl::c_linear_search(cal.sweep_left_out, s.streams)) continue;
+        if (absl::c_linear_search(cal.sweep_left_out, s.streams) ||
+            absl::c_linear_search(cal.sweep_host_bound, s.streams)) {
+          continue;
+        }
         cal.sweep_misfit = std::max(cal.sweep_misfit, std::abs(s.model_ms / s.measured_ms - 1.0));
       }
     }

@@ -26,10 +26,12 @@ struct InSituTerms {
   double kernel_ms = 0.0;       // the whole batch's kernel
 };
 
-// The batch's median time on n streams.
+// The batch's median time on n streams, and the host's median time enqueueing it (0: not
+// timed).
 struct InSituPoint {
   int streams = 1;
   double ms = 0.0;
+  double issue_ms = 0.0;
 };
 
 struct InSituFit {
@@ -43,6 +45,9 @@ struct InSituFit {
   // sweep at n = 64.
   double h2d_gap_ms = 0.0;
   std::vector<int> left_out;  // n whose time the fit of the others does not explain
+  // n whose time the host set or disturbed (kept out before the fit, see FitInSitu): such a
+  // batch measures the host's enqueueing, not c.
+  std::vector<int> host_bound;
   // The largest |fitted / measured - 1| over the kept n of the copy-in bound above with the
   // parameters as returned (c >= 0, the gap above). Calibration prints the written model's
   // misfit instead (every path; the two-stream x' where the fit's is implausible).
@@ -52,6 +57,9 @@ struct InSituFit {
 // A kept n may be off the fit by this much (the model's own shape errors on the H100 are at
 // most 7 %; a burst of other traffic during one n, 19-90 %).
 inline constexpr double kInSituTolerance = 0.10;
+// A batch whose issue time is at least this share of its time is issue bound (as in the
+// pipeline's controller and bench/sweep_breakdown.py).
+inline constexpr double kInSituIssueBound = 0.8;
 // x'_hd over the copy in alone: at least 1 (sharing the link cannot speed a copy up), at most 2
 // (the two directions in turn).
 inline constexpr double kMinDuplexRatio = 1.0;
@@ -59,7 +67,12 @@ inline constexpr double kMaxDuplexRatio = 2.0;
 
 // Least squares of T(n) = L+o_hd + x_hd/n + g(n-1) + tE/n + L+o_dh + x_dh/n
 //                         + x'_hd (n-1)/n + c (n-1)
-// over the points with n >= 2, in x'_hd and c. The fewest points are left out (at most 2, and
+// over the points with n >= 2, in x'_hd and c. First the points the host set are kept out:
+// those whose issue time is at least kInSituIssueBound of their time, or exceeds the host's
+// usual rate (the median of issue / n over the timed points) times n by more than
+// kInSituTolerance of their time (a host stalled while it enqueued leaves the GPU idle, and no
+// c explains that; run 71: n = 32 and 64 slow in every round gave c = 20 us, 2-4 usual). Of
+// the rest, the fewest points are left out (at most 2, and
 // at least 4 kept) such that every kept one lies within kInSituTolerance of the fit and x'_hd
 // within [kMinDuplexRatio, kMaxDuplexRatio] x_hd; of equal counts the smallest squared error
 // wins. Where no such choice exists, every point is kept (see duplex_plausible, max_residual).

@@ -41,6 +41,7 @@ struct SweepSample {
   int streams = 1;
   double measured_ms = 0.0;
   double model_ms = 0.0;  // the current model with the calibrated parameters
+  double issue_ms = 0.0;  // the host's median time enqueueing the batch
 };
 
 struct Calibration {
@@ -57,6 +58,7 @@ struct Calibration {
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
   double measured_h2d_gap_ms = 0.0;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
+  std::vector<int> sweep_host_bound;   // n the host set or disturbed (FitInSitu: kept out)
   double sweep_misfit = 0.0;            // largest |model_ms / measured - 1| over the kept n
   bool sweep_duplex_plausible = false;  // the fit's x' was used (else the two-stream test's)
   std::string sweep_fit_error;          // why the sweep gave no fit (c stays 0); empty if it did
