@@ -58,14 +58,17 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
     distinct.insert(p.streams);
   }
   pts = std::move(kept);
-  if (distinct.size() < 2) {
+  // With n kept out for the host, at least four must remain, so that the burst defence below
+  // still checks the fit (with fewer, any two points fit a line exactly).
+  if (distinct.size() < 2 || (!out.host_bound.empty() && pts.size() < 4)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "in-situ fit: ", distinct.size(), " distinct n >= 2 measured",
         out.host_bound.empty()
             ? ""
             : absl::StrCat(" where the host did not set the time (it did at n = ",
                            absl::StrJoin(out.host_bound, ", "), ")"),
-        "; two unknowns need two or more"));
+        out.host_bound.empty() ? "; two unknowns need two or more"
+                               : "; the fit needs four or more where the host set any"));
   }
   const auto base = [&](double n) {
     return t.h2d_latency_ms + t.h2d_ms / n + t.h2d_gap_ms * (n - 1.0) + t.kernel_ms / n +

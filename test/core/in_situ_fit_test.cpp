@@ -277,6 +277,13 @@ TEST(InSituFitTest, RejectsTooFewPointsAndBadValues) {
   ASSERT_FALSE(f.ok());
   EXPECT_NE(f.status().message().find("it did at n = 4, 8, 16, 32, 64"), std::string::npos)
       << f.status();
+  // Three n host bound: three left, too few for the burst defence to check the fit.
+  std::vector<InSituPoint> three_left = Sweep(t);
+  for (InSituPoint& p : three_left) p.issue_ms = p.streams >= 16 ? p.ms : 0.01 * p.streams;
+  f = FitInSitu(t, three_left);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("it did at n = 16, 32, 64"), std::string::npos)
+      << f.status();
   InSituTerms bad = t;
   bad.kernel_ms = -1.0;
   f = FitInSitu(bad, Sweep(t));

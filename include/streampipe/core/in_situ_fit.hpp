@@ -72,7 +72,8 @@ inline constexpr double kMaxDuplexRatio = 2.0;
 // usual rate (the median of issue / n over the timed points) times n by more than
 // kInSituTolerance of their time (a host stalled while it enqueued leaves the GPU idle, and no
 // c explains that; run 71: n = 32 and 64 slow in every round gave c = 20 us, 2-4 usual). Of
-// the rest, the fewest points are left out (at most 2, and
+// the rest (at least four must remain where any were kept out, else InvalidArgument), the fewest
+// points are left out (at most 2, and
 // at least 4 kept) such that every kept one lies within kInSituTolerance of the fit and x'_hd
 // within [kMinDuplexRatio, kMaxDuplexRatio] x_hd; of equal counts the smallest squared error
 // wins. Where no such choice exists, every point is kept (see duplex_plausible, max_residual).
