@@ -136,21 +136,6 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         return r;
       }
     }
-    if (seed == 0 && !s.show.empty() && r.name.find(s.show) != std::string::npos) {
-      // What the controller measured and predicts at the end of seed 0's run.
-      std::printf("%s: n* %d, c %.2f us, s %.2f us\n", r.name.c_str(), c.streams(),
-                  1e3 * c.stream_overhead_ms(), 1e3 * c.sub_chunk_cost_ms());
-      std::map<int, streampipe::MeasuredN> seen;
-      for (const streampipe::MeasuredN& m : c.Measured()) seen[m.streams] = m;
-      for (const auto& [n, p] : at) {
-        const streampipe::MeasuredN& m = seen[n];
-        std::printf("  n %3d: sweep %.4f ms (issue %.4f); controller %2d samples %.4f ms, "
-                    "%2d issue %.4f ms; predicted %.4f ms (%+.1f %%)\n",
-                    n, p->median_ms, p->issue_ms, m.samples, m.median_ms, m.issue_samples,
-                    m.issue_median_ms, c.PredictMs(n, kItems),
-                    100.0 * (c.PredictMs(n, kItems) / p->median_ms - 1.0));
-      }
-    }
     const auto it = at.find(c.streams());
     if (it == at.end()) {
       r.error = absl::StrFormat("the controller chose n = %d, which the sweep did not measure",
@@ -163,6 +148,21 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     for (const auto& [n, p] : at) {
       pe.push_back({n, p->median_ms, c.PredictMs(n, kItems), p->issue_ms,
                     1e3 * c.stream_overhead_ms()});
+    }
+    if (seed == 0 && !s.show.empty() && r.name.find(s.show) != std::string::npos) {
+      // What the controller measured and predicts at the end of seed 0's run.
+      std::printf("%s: n* %d, c %.2f us, s %.2f us\n", r.name.c_str(), c.streams(),
+                  1e3 * c.stream_overhead_ms(), 1e3 * c.sub_chunk_cost_ms());
+      std::map<int, streampipe::MeasuredN> seen;
+      for (const streampipe::MeasuredN& m : c.Measured()) seen[m.streams] = m;
+      for (const PointError& e : pe) {
+        const streampipe::MeasuredN& m = seen[e.streams];
+        std::printf("  n %3d: sweep %.4f ms (issue %.4f); controller %2d samples %.4f ms, "
+                    "%2d issue %.4f ms; predicted %.4f ms (%+.1f %%)\n",
+                    e.streams, e.measured_ms, e.issue_ms, m.samples, m.median_ms,
+                    m.issue_samples, m.issue_median_ms, e.predicted_ms,
+                    100.0 * (e.predicted_ms / e.measured_ms - 1.0));
+      }
     }
     const double ratio = best / it->second->median_ms;
     r.mean += ratio / s.seeds;

@@ -96,10 +96,12 @@ int RunCalibrate(const std::vector<std::string>& args) {
                                    w.model_ms, w.issue_ms, why);
     }
     if (!c->sweep_host_bound.empty()) {
-      std::cerr << "  note: the host's issue time set or stalled n = "
-                << absl::StrJoin(c->sweep_host_bound, ", ")
-                << " (issue time at least 80 % of the batch, or over the host's usual rate by 10 % "
-                   "of it): a busy host? c is fitted without them\n";
+      std::cerr << absl::StrFormat(
+          "  note: the host's issue time set or stalled n = %s (issue time at least %.0f %% of the "
+          "batch, or over the host's usual rate by %.0f %% of it): a busy host? c is fitted "
+          "without them\n",
+          absl::StrJoin(c->sweep_host_bound, ", "), 100.0 * kInSituIssueBound,
+          100.0 * kInSituTolerance);
     }
     if (!c->sweep_fit_error.empty()) {
       std::cerr << "  warning: no fit of the sweep (" << c->sweep_fit_error
