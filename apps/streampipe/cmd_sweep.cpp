@@ -49,6 +49,7 @@ struct Settings {
   std::vector<std::string> orders;  // empty: per-grid defaults
   int repetitions = 15;
   int per_visit = 3;  // timed batches per visit of an n in the rounds
+  int held = 2;       // batches per visit held until issued (RunHeld), after the timed ones
   int warmup = 3;
   int adaptive_batches = 150;
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
@@ -95,6 +96,8 @@ PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
 struct PredictorErrors {
   std::vector<double> calibrated, single_factor;
   std::vector<double> halves;  // |after / before - 1| of the measurement itself
+  std::vector<double> device;  // the calibrated device part against the held batches
+  int gate_timeouts = 0;       // held batches whose gate opened itself (not samples)
 };
 
 // Measures one configuration and appends its points.
@@ -147,7 +150,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // n in one run (rounds of one), the regime the adaptive pipeline's chosen n runs in.
   const int per_visit = std::min(s.per_visit, s.repetitions);
   const int total_rounds = (s.repetitions + per_visit - 1) / per_visit;
-  std::vector<std::vector<double>> ms(ns.size()), issue(ns.size());
+  std::vector<std::vector<double>> ms(ns.size()), issue(ns.size()), held(ns.size());
+  PredictorErrors& errs = (*errors)[c.issue];
   const auto rounds = [&](int from, int to) -> absl::Status {
     for (int r = from; r < to; ++r) {
       for (std::size_t k = 0; k < ns.size(); ++k) {
@@ -157,6 +161,18 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
           STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, ns[i]));
           ms[i].push_back(st.elapsed_ms);
           issue[i].push_back(st.issue_ms);
+        }
+        // The same n with the host's issue hidden: the device's time alone. A gate that opened
+        // itself before the host had issued the batch timed the host too: not a sample.
+        for (int b = 0; b < s.held; ++b) {
+          absl::StatusOr<BatchStats> st = p.RunHeld(batch, ns[i]);
+          if (st.ok()) {
+            held[i].push_back(st->elapsed_ms);
+          } else if (absl::IsUnavailable(st.status())) {
+            ++errs.gate_timeouts;
+          } else {
+            return st.status();
+          }
         }
       }
     }
@@ -212,6 +228,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.kernel_ms = w.times.kernel_ms;
     pt.d2h_ms = w.times.d2h_ms;
     pt.halves_ratio = halves[i];
+    if (!held[i].empty()) pt.held_ms = Percentile(held[i], 0.5);
     cfg.push_back(std::move(pt));
   }
 
@@ -235,7 +252,11 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (SweepPoint& pt : cfg) {
     pt.adaptive_n = ap.chosen_streams();
     pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
-    PredictorErrors& e = (*errors)[c.issue];
+    pt.calibrated_device_ms = ap.controller().DevicePredictMs(pt.streams, c.items);
+    PredictorErrors& e = errs;
+    if (std::isfinite(pt.held_ms)) {
+      e.device.push_back(std::abs(pt.calibrated_device_ms / pt.held_ms - 1.0));
+    }
     e.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
     e.single_factor.push_back(
         std::abs(ap.controller().SingleFactorPredictMs(pt.streams, c.items) / pt.median_ms - 1.0));
@@ -319,6 +340,9 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("per-visit", &s.per_visit,
          "timed batches per visit of an n in the rounds, each visit after one untimed batch (as "
          "many as --repetitions: each n in one run)");
+  fs.Add("held", &s.held,
+         "batches per visit run with the GPU held until the host has issued them (the device's "
+         "time alone, held_ms; 0: none)");
   fs.Add("warmup", &s.warmup, "untimed batches before each point");
   fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
   fs.Add("probe-ratio", &s.probe_ratio,
@@ -345,11 +369,11 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
   }
-  if (s.repetitions < 1 || s.per_visit < 1 || s.warmup < 0 || s.adaptive_batches < 1 ||
+  if (s.repetitions < 1 || s.per_visit < 1 || s.warmup < 0 || s.held < 0 || s.adaptive_batches < 1 ||
       batch_frames < 1 || !(size_mib > 0) || !(total_mib > 0)) {
     return Fail(kCommand, kExitUsage,
                 "--repetitions, --per-visit, --adaptive-batches, --batch-frames, --size-mib and "
-                "--total-mib must be positive, --warmup non-negative");
+                "--total-mib must be positive, --warmup and --held non-negative");
   }
   absl::StatusOr<std::vector<int>> iters = ParseIntList(iters_spec);
   absl::StatusOr<std::vector<int>> in24 = ParseIntList(in24_spec);
@@ -483,6 +507,12 @@ int RunSweep(const std::vector<std::string>& args) {
     std::cerr << "streampipe sweep: " << issue << ": calibrated " << line(e.calibrated)
               << "; single factor (up to run 37) " << line(e.single_factor) << " ("
               << e.calibrated.size() << " points)\n";
+    if (!e.device.empty() || e.gate_timeouts > 0) {
+      std::cerr << "streampipe sweep: " << issue
+                << ": device time (batches held until issued): calibrated device part "
+                << line(e.device) << " (" << e.device.size() << " points; " << e.gate_timeouts
+                << " held batches timed out)\n";
+    }
     if (!e.halves.empty()) {
       std::cerr << "streampipe sweep: " << issue
                 << ": the measurement itself, rounds after / before the adaptive run: "

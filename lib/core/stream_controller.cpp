@@ -174,6 +174,12 @@ double StreamController::PredictMs(int streams, std::int64_t items) const {
   return CalibratedMs(streams) * scale;
 }
 
+double StreamController::DevicePredictMs(int streams, std::int64_t items) const {
+  if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
+  const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
+  return CalibratedDeviceMs(streams) * scale;
+}
+
 double StreamController::SingleFactorPredictMs(int streams, std::int64_t items) const {
   if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
   const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
@@ -357,7 +363,7 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   return calibration_.emplace(std::move(cal));
 }
 
-double StreamController::CalibratedMs(int n) const {
+double StreamController::CalibratedDeviceMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) {
     // Nothing measured off the issue bound yet: the whole model, scaled to n*'s level.
@@ -375,8 +381,14 @@ double StreamController::CalibratedMs(int n) const {
       break;
     }
   }
+  return cal.device.TotalMs(n) * std::exp(r);
+}
+
+double StreamController::CalibratedMs(int n) const {
+  const Calibration& cal = CalibrationNow();
+  if (cal.residuals.empty()) return SingleFactorMs(n);
   const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n : 0.0;
-  return std::max(cal.device.TotalMs(n) * std::exp(r), issue);
+  return std::max(CalibratedDeviceMs(n), issue);
 }
 
 std::vector<MeasuredN> StreamController::Measured() const {

@@ -298,7 +298,12 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (s.ok() && std::find(columns.begin(), columns.end(), "issue") != columns.end()) {
     s = r.Choice(&p.issue, {"streams", "graph"});
   }
-  if (columns.back() == "halves_ratio") read_double(&p.halves_ratio);
+  const auto has = [&](std::string_view name) {
+    return std::find(columns.begin(), columns.end(), name) != columns.end();
+  };
+  if (has("halves_ratio")) read_double(&p.halves_ratio);
+  if (has("held_ms")) read_double(&p.held_ms);
+  if (has("pred_calibrated_device")) read_double(&p.calibrated_device_ms);
   if (!s.ok()) return s;
   return p;
 }
@@ -360,6 +365,11 @@ ModelAccuracy AccuracyOf(std::string name, std::vector<double> errors) {
   return a;
 }
 
+bool AnyHeld(const SweepSummary& s) {
+  return std::any_of(s.device_accuracy.begin(), s.device_accuracy.end(),
+                     [](const ModelAccuracy& a) { return a.points > 0; });
+}
+
 struct SpeedUpRow {
   std::string label;
   double mean;
@@ -390,6 +400,8 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("issue_ms");
   c.push_back("issue");
   c.push_back("halves_ratio");
+  c.push_back("held_ms");
+  c.push_back("pred_calibrated_device");
   return c;
 }
 
@@ -421,6 +433,8 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(FormatDouble(p.issue_ms));
   f.push_back(p.issue);
   f.push_back(FormatDouble(p.halves_ratio));
+  f.push_back(FormatDouble(p.held_ms));
+  f.push_back(FormatDouble(p.calibrated_device_ms));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -435,9 +449,9 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     if (absl::StripAsciiWhitespace(line).empty()) continue;
     const std::vector<absl::string_view> fields = SplitFields(line);
     if (!have_header) {
-      // Files written before the optional last columns (issue_ms, issue, then halves_ratio)
-      // existed parse.
-      for (int optional = 3; optional > 0 && fields.size() < columns.size(); --optional) {
+      // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
+      // held_ms and pred_calibrated_device) existed parse.
+      for (int optional = 5; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
@@ -520,6 +534,11 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
     if (p.streams < 1) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": streams must be >= 1, got ", p.streams));
+    }
+    if (!std::isnan(p.held_ms) && !(std::isfinite(p.held_ms) && p.held_ms > 0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": held_ms must be empty (not held) or finite and > 0, got ",
+          FormatDouble(p.held_ms)));
     }
     if (p.predicted_ms.size() != kSweepModelCount || p.chosen.size() != kSweepModelCount) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -644,6 +663,23 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   rep.calibrated_repeatable = AccuracyOf(
       absl::StrCat("calibrated, repeating within ", Percent(kRepeatableWithin)),
       std::move(repeatable));
+
+  // The device's time alone.
+  auto device = [&](std::string name, auto predicted) {
+    std::vector<double> errors;
+    for (const SweepPoint& p : points) {
+      const double pred = predicted(p);
+      if (std::isfinite(pred) && std::isfinite(p.held_ms)) {
+        errors.push_back(std::abs(pred - p.held_ms) / p.held_ms);
+      }
+    }
+    summary.device_accuracy.push_back(AccuracyOf(std::move(name), std::move(errors)));
+  };
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    device(std::string(ModelName(kAllModelKinds[m])),
+           [m](const SweepPoint& p) { return p.predicted_ms[m]; });
+  }
+  device("calibrated, device part", [](const SweepPoint& p) { return p.calibrated_device_ms; });
   return summary;
 }
 
@@ -692,6 +728,18 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
     absl::StrAppend(&out, "| ", a->model, " | ", a->points, " | ", Percent(a->median_rel_error),
                     " | ", Percent(a->max_rel_error), " | ", a->over_10_percent, " |\n");
   }
+  if (AnyHeld(summary)) {
+    absl::StrAppend(&out,
+                    "\n### Device time (the host's issue hidden)\n\n"
+                    "Relative error against the median of batches held behind a gate until "
+                    "the host had enqueued them all (held_ms): the device's time alone.\n\n"
+                    "| predictor | points | median | max | over 10% |\n"
+                    "| --- | ---: | ---: | ---: | ---: |\n");
+    for (const ModelAccuracy& a : summary.device_accuracy) {
+      absl::StrAppend(&out, "| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error),
+                      " | ", Percent(a.max_rel_error), " | ", a.over_10_percent, " |\n");
+    }
+  }
   return out;
 }
 
@@ -724,6 +772,16 @@ std::string SummaryText(const SweepSummary& summary) {
     absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a->model, a->points,
                                           Percent(a->median_rel_error),
                                           Percent(a->max_rel_error), a->over_10_percent));
+  }
+  if (AnyHeld(summary)) {
+    absl::StrAppend(&out, "Device time (against batches held until issued):\n");
+    absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "predictor", "points",
+                                          "median", "max", "over 10%"));
+    for (const ModelAccuracy& a : summary.device_accuracy) {
+      absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a.model, a.points,
+                                            Percent(a.median_rel_error),
+                                            Percent(a.max_rel_error), a.over_10_percent));
+    }
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include <nvtx3/nvToolsExtCudaRt.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <chrono>
 #include <deque>
@@ -29,6 +30,7 @@
 #include "streampipe/cuda/graph.hpp"
 #include "streampipe/cuda/stream.hpp"
 #include "streampipe/status_macros.hpp"
+#include "gate.hpp"
 
 namespace streampipe {
 
@@ -96,6 +98,8 @@ namespace {
 
 constexpr int kMaxInFlight = 8;
 constexpr int kMaxStreams = 1024;
+// How long a held batch's gate waits for the host before it opens itself (RunHeld).
+constexpr std::uint64_t kGateTimeoutNs = 1000000000;
 
 // Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)?
 bool IsPinned(const void* p) {
@@ -173,7 +177,7 @@ struct Slot {
   std::vector<Event> kernel_done;
   std::vector<TimedEvent> comp;       // 4 component events of a measured batch
   std::vector<TimedEvent> marks;      // 6 per chunk with record_timeline
-  Event fork;                         // graph capture: the origin forks the streams
+  Event fork;                         // graph capture, held batches: the origin forks the streams
   // IssueMode::kGraph: by n, the measured (non-streamed) batch as 0; at most kMaxGraphsPerSlot.
   std::map<int, CachedGraph> graphs;
 
@@ -188,6 +192,7 @@ struct Slot {
   int used = 1;   // streams with work in this batch (their done events)
   int end_k = 0;  // the stream whose done event is the batch's end
   double issue_ms = 0.0;  // host wall time that enqueuing the batch took (Issue())
+  bool held = false;      // RunHeld: behind a gate; the controller is not told
   CachedGraph* graph = nullptr;  // the batch is launched as this graph
   double graph_build_ms = 0.0;
   const TimedEvent& start_event() const { return start[phase]; }
@@ -205,8 +210,12 @@ class StreamPipeline::Impl {
   explicit Impl(PipelineOptions o) : opt_(std::move(o)) {}
 
   absl::Status Init();
-  absl::Status Submit(const HostBatch& batch, std::optional<int> streams, bool measure);
+  // `hold`: the batch waits behind a gate until it is all enqueued (RunHeld).
+  absl::Status Submit(const HostBatch& batch, std::optional<int> streams, bool measure,
+                      bool hold = false);
   absl::StatusOr<BatchStats> Collect();
+  // Whether the gate of the last held batch opened itself (its time includes host gaps).
+  bool GateTimedOut() const { return gate_ && gate_.data()->timed_out != 0; }
 
   int in_flight() const { return static_cast<int>(queue_.size() + drained_.size()); }
   int on_gpu() const { return static_cast<int>(queue_.size()); }
@@ -245,8 +254,12 @@ class StreamPipeline::Impl {
   absl::Status Fail(absl::Status s, std::int64_t index);
   absl::Status EnsureStaging(Slot& slot, bool in, bool out);
   absl::StatusOr<BatchStats> CollectFromGpu();
+  // Enqueues the gate on the slot's origin and makes the streams of a call-by-call batch at n
+  // wait for it (a graph is launched on the origin itself).
+  absl::Status Hold(Slot& slot, int n);
 
   PipelineOptions opt_;
+  PinnedBuffer<detail::GateWords> gate_;  // allocated at the first held batch
   std::unique_ptr<ParallelCopier> copier_;  // created at the first pageable batch
   std::vector<Slot> slots_;
   std::deque<int> queue_;  // slot indices on the GPU, in submission order
@@ -848,8 +861,22 @@ absl::Status StreamPipeline::Impl::Issue(Slot& slot, int n, bool measure) {
   return absl::OkStatus();
 }
 
+absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
+  if (!gate_) {
+    STREAMPIPE_ASSIGN_OR_RETURN(gate_, PinnedBuffer<detail::GateWords>::Create(1));
+  }
+  *gate_.data() = detail::GateWords{};
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(detail::LaunchGate(gate_.data(), kGateTimeoutNs, slot.origin.get()));
+  if (slot.graph != nullptr) return absl::OkStatus();
+  STREAMPIPE_RETURN_IF_ERROR(slot.fork.Record(StreamRef(slot.origin)));
+  for (int k = 0; k < StreamsUsed(n); ++k) {
+    STREAMPIPE_RETURN_IF_ERROR(slot.fork.MakeStreamWait(slot.streams[static_cast<std::size_t>(k)]));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
-                                          bool measure) {
+                                          bool measure, bool hold) {
   if (!broken_.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
@@ -917,12 +944,23 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   }
 
   NvtxRange range(absl::StrCat("streampipe batch ", index, " ", PlanKindName(plan.kind),
-                               " n=", plan.streams, slot.graph != nullptr ? " graph" : ""));
+                               " n=", plan.streams, slot.graph != nullptr ? " graph" : "",
+                               hold ? " held" : ""));
+  slot.held = hold;
+  if (hold) {
+    st = Hold(slot, plan.streams);
+    if (!st.ok()) {
+      if (gate_) std::atomic_ref<std::uint32_t>(gate_.data()->open).store(1);
+      return Fail(st, index);
+    }
+  }
   const auto issue_begin = std::chrono::steady_clock::now();
   st = Issue(slot, plan.streams, non_streamed);
   slot.issue_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             issue_begin)
                       .count();
+  // Open the gate on every path: on failure the part enqueued must be able to finish.
+  if (hold) std::atomic_ref<std::uint32_t>(gate_.data()->open).store(1);
   ++next_index_;
   if (!st.ok()) {
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
@@ -1132,7 +1170,9 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);
   obs.d2h_bytes = static_cast<double>(st.items * opt_.out_bytes_per_item);
-  (void)controller_->Observe(slot.plan, obs);  // device timings are finite and positive
+  // A held batch's time is the device's alone, not what the pipeline delivers: not a sample.
+  st.held = slot.held;
+  if (!slot.held) (void)controller_->Observe(slot.plan, obs);  // finite and positive timings
   const auto& events = controller_->events();
   for (std::size_t i = events_before; i < events.size(); ++i) {
     st.events.push_back(events[i]);
@@ -1315,6 +1355,19 @@ absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch, int strea
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, false));
   return impl_->Collect();
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::RunHeld(const HostBatch& batch, int streams) {
+  STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, false, /*hold=*/true));
+  STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, impl_->Collect());
+  if (impl_->GateTimedOut()) {
+    return absl::UnavailableError(absl::StrCat(
+        "batch ", st.index, " (n = ", streams, "): the gate holding the GPU opened itself after ",
+        kGateTimeoutNs / 1000000, " ms before the host had enqueued the batch (issue took ",
+        st.issue_ms, " ms): its time includes the host's gaps; the results are complete"));
+  }
+  return st;
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::MeasureComponents(const HostBatch& batch) {

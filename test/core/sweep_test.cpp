@@ -22,6 +22,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -67,7 +68,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 4);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 6);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -79,10 +80,12 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 4], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 3], "issue_ms");
-  EXPECT_EQ(c[c.size() - 2], "issue");
-  EXPECT_EQ(c.back(), "halves_ratio");
+  EXPECT_EQ(c[c.size() - 6], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 5], "issue_ms");
+  EXPECT_EQ(c[c.size() - 4], "issue");
+  EXPECT_EQ(c[c.size() - 3], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 2], "held_ms");
+  EXPECT_EQ(c.back(), "pred_calibrated_device");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -117,6 +120,8 @@ TEST(SweepCsvTest, RowIsExact) {
   p.issue_ms = 0.0625;
   p.issue = "graph";
   p.halves_ratio = 1.03125;
+  p.held_ms = 1.0625;
+  p.calibrated_device_ms = 1.09375;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -130,7 +135,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125\n";
+  expected += "8,0.0625,graph,1.03125,1.0625,1.09375\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -181,6 +186,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.issue_ms = awkward[(i + 8) % 10];
     p.issue = i % 2 ? "graph" : "streams";
     p.halves_ratio = awkward[(i + 9) % 10];
+    p.held_ms = awkward[(i + 3) % 10];
+    p.calibrated_device_ms = awkward[(i + 6) % 10];
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -211,7 +218,9 @@ TEST(SweepCsvTest, RoundTripIsExact) {
                         {a.d2h_ms, b.d2h_ms},
                         {a.calibrated_ms, b.calibrated_ms},
                         {a.issue_ms, b.issue_ms},
-                        {a.halves_ratio, b.halves_ratio}}) {
+                        {a.halves_ratio, b.halves_ratio},
+                        {a.held_ms, b.held_ms},
+                        {a.calibrated_device_ms, b.calibrated_device_ms}}) {
       EXPECT_TRUE(Same(x, y)) << x << " came back as " << y;
     }
     ASSERT_EQ(b.predicted_ms.size(), kSweepModelCount);
@@ -273,22 +282,26 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
               HasSubstr("expected 'pred_werkhoven-2ce', found 'pred_werkhoven_2ce'"));
 }
 
-TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
-  // docs/evidence holds sweeps from before issue_ms, issue and halves_ratio existed: without
-  // the last one, two or three columns they parse, with NaN, "streams" and NaN there; a row as
-  // long as the new header is then an error.
+TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
+  // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms and
+  // pred_calibrated_device existed: without the last two, three, four or five columns they
+  // parse, with NaN, "streams" and NaN there; a row as long as the new header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
   p.halves_ratio = 0.96875;
+  p.held_ms = 2.25;
+  p.calibrated_device_ms = 2.375;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header0 = drop_last(SweepCsvHeader());  // without halves_ratio
-  const std::string header1 = drop_last(header0);            // without issue
-  const std::string header2 = drop_last(header1);            // without issue_ms
-  const std::string row0 = drop_last(SweepCsvRow(p));
+  const std::string header_r = drop_last(drop_last(SweepCsvHeader()));  // runs 69-74
+  const std::string header0 = drop_last(header_r);  // without halves_ratio
+  const std::string header1 = drop_last(header0);   // without issue
+  const std::string header2 = drop_last(header1);   // without issue_ms
+  const std::string row_r = drop_last(drop_last(SweepCsvRow(p)));
+  const std::string row0 = drop_last(row_r);
   absl::StatusOr<std::vector<SweepPoint>> r =
       ParseSweepCsv(header2 + drop_last(drop_last(row0)));
   ASSERT_TRUE(r.ok()) << r.status();
@@ -298,6 +311,7 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
   EXPECT_TRUE(std::isnan((*r)[0].issue_ms));
   EXPECT_EQ((*r)[0].issue, "streams");
   EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
+  EXPECT_TRUE(std::isnan((*r)[0].held_ms));
   r = ParseSweepCsv(header1 + drop_last(row0));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue_ms, 0.125);
@@ -307,12 +321,19 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue, "graph");
   EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
+  r = ParseSweepCsv(header_r + row_r);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].halves_ratio, 0.96875);
+  EXPECT_TRUE(std::isnan((*r)[0].held_ms));
+  EXPECT_TRUE(std::isnan((*r)[0].calibrated_device_ms));
   r = ParseSweepCsv(SweepCsvHeader() + SweepCsvRow(p));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue_ms, 0.125);
   EXPECT_EQ((*r)[0].issue, "graph");
   EXPECT_EQ((*r)[0].halves_ratio, 0.96875);
-  for (const std::string& old : {header0, header1, header2}) {
+  EXPECT_EQ((*r)[0].held_ms, 2.25);
+  EXPECT_EQ((*r)[0].calibrated_device_ms, 2.375);
+  for (const std::string& old : {header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -321,7 +342,9 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheIssueColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop halves_ratio
+  header = header.substr(0, header.rfind(','));  // drop pred_calibrated_device
+  header = header.substr(0, header.rfind(','));  // held_ms
+  header = header.substr(0, header.rfind(','));  // halves_ratio
   header = header.substr(0, header.rfind(','));  // issue
   header = header.substr(0, header.rfind(','));  // issue_ms
   header = header.substr(0, header.rfind(',')) + "\n";  // and chosen_adaptive
@@ -376,11 +399,13 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 4, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 3, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 2, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 2, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 1, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 6, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 5, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 4, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 4, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 3, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 2, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 1, "?", "'pred_calibrated_device': value '?' is not a number"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -796,6 +821,16 @@ TEST(SweepSummaryTest, Errors) {
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s.status()), HasSubstr("points[0]"));
   EXPECT_THAT(Message(s.status()), HasSubstr("one per model"));
+
+  for (double bad : {0.0, -2.0, kInf}) {
+    pts = HandSweep();
+    pts[4].held_ms = bad;
+    s = Summarize(pts);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_THAT(Message(s.status()), HasSubstr("points[4]"));
+    EXPECT_THAT(Message(s.status()),
+                HasSubstr("held_ms must be empty (not held) or finite and > 0, got "));
+  }
 }
 
 // The line of `text` that starts with `prefix`.
@@ -849,6 +884,64 @@ TEST(SweepSummaryTest, Repeatability) {
   EXPECT_TRUE(std::isnan(s->repeatability.calibrated_repeatable.max_rel_error));
 }
 
+// HandSweep with the device's time alone on three points of A: n = 1 (held 10, current 11:
+// error 0.1; calibrated device part 10), n = 4 (held 4, current 4: 0; device part 5: 0.25),
+// n = 8 (held 5, current 5.5: 0.1; no device part).
+std::vector<SweepPoint> HandSweepHeld() {
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[0].held_ms = 10;
+  pts[0].calibrated_device_ms = 10;
+  pts[4].held_ms = 4;
+  pts[4].calibrated_device_ms = 5;
+  pts[6].held_ms = 5;
+  return pts;
+}
+
+TEST(SweepSummaryTest, DeviceTime) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweepHeld());
+  ASSERT_TRUE(s.ok()) << s.status();
+  const std::vector<ModelAccuracy>& d = s->device_accuracy;
+  ASSERT_EQ(d.size(), kSweepModelCount + 1);
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+    EXPECT_EQ(d[m].model, std::string(ModelName(kAllModelKinds[m])));
+  }
+  EXPECT_EQ(d.back().model, "calibrated, device part");
+  // current against held: 0.1, 0, 0.1.
+  EXPECT_EQ(d[kCurrent].points, 3);
+  EXPECT_DOUBLE_EQ(d[kCurrent].median_rel_error, 0.1);
+  EXPECT_DOUBLE_EQ(d[kCurrent].max_rel_error, 0.1);
+  EXPECT_EQ(d[kCurrent].over_10_percent, 0);
+  // werkhoven-2ce predicts A n=1 only (12 against 10).
+  EXPECT_EQ(d[k2ce].points, 1);
+  EXPECT_DOUBLE_EQ(d[k2ce].max_rel_error, 0.2);
+  EXPECT_EQ(d.back().points, 2);
+  EXPECT_DOUBLE_EQ(d.back().median_rel_error, 0.125);
+  EXPECT_DOUBLE_EQ(d.back().max_rel_error, 0.25);
+  EXPECT_EQ(d.back().over_10_percent, 1);
+  // The wall-time rows are unchanged by the held times.
+  EXPECT_EQ(AccuracyOf(*s, "current").points, 8);
+  EXPECT_DOUBLE_EQ(AccuracyOf(*s, "calibrated").max_rel_error, 0.1);
+
+  const std::string md = SummaryMarkdown(*s);
+  EXPECT_THAT(md, HasSubstr("### Device time (the host's issue hidden)"));
+  EXPECT_EQ(LineStarting(md.substr(md.find("### Device time")), "| current "),
+            "| current | 3 | 10.0% | 10.0% | 0 |");
+  EXPECT_EQ(LineStarting(md, "| calibrated, device part "),
+            "| calibrated, device part | 2 | 12.5% | 25.0% | 1 |");
+  const std::string text = SummaryText(*s);
+  EXPECT_THAT(text, HasSubstr("Device time (against batches held until issued):"));
+  EXPECT_THAT(LineStarting(text, "  calibrated, device part"),
+              testing::MatchesRegex(" +calibrated, device part +2 +12\\.5% +25\\.0% +1"));
+
+  // Without held points: rows of 0 points, no table.
+  s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->device_accuracy.size(), kSweepModelCount + 1);
+  EXPECT_EQ(s->device_accuracy.back().points, 0);
+  EXPECT_TRUE(std::isnan(s->device_accuracy.back().max_rel_error));
+  EXPECT_THAT(SummaryText(*s), Not(HasSubstr("Device time")));
+}
+
 TEST(SweepSummaryTest, Markdown) {
   absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
   ASSERT_TRUE(s.ok()) << s.status();
@@ -865,10 +958,11 @@ TEST(SweepSummaryTest, Markdown) {
   EXPECT_EQ(LineStarting(md, "| adaptive n vs n=8 "), "| adaptive n vs n=8 | 1.00x | 2 |");
   EXPECT_EQ(LineStarting(md, "| measurement, after / before "),
             "| measurement, after / before | 0 | n/a | n/a | 0 |");
-  // Four tables, each with a header separator row.
+  // Four tables, each with a header separator row; no device-time table where nothing was held.
   std::size_t tables = 0;
   for (std::size_t pos = 0; (pos = md.find("| --- |", pos)) != std::string::npos; ++pos) ++tables;
   EXPECT_EQ(tables, 4u);
+  EXPECT_THAT(md, Not(HasSubstr("Device time")));
 
   s = Summarize(HandSweepMeasuredTwice());
   ASSERT_TRUE(s.ok()) << s.status();

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <deque>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -146,7 +147,9 @@ TEST_F(PipelineTest, CalibrationFitsTheAddScalarSweepOnThisCard) {
     EXPECT_GT(w.measured_ms, 0.0);
     // The host's time enqueueing the batch: some, and more for more streams' calls.
     EXPECT_GT(w.issue_ms, 0.0) << "n = " << w.streams;
-    if (w.streams == 64) EXPECT_GT(w.issue_ms, c->sweep.front().issue_ms) << "n = 64";
+    if (w.streams == 64) {
+      EXPECT_GT(w.issue_ms, c->sweep.front().issue_ms) << "n = 64";
+    }
     const bool out = std::find(c->sweep_left_out.begin(), c->sweep_left_out.end(), w.streams) !=
                          c->sweep_left_out.end() ||
                      std::find(c->sweep_host_bound.begin(), c->sweep_host_bound.end(),
@@ -566,6 +569,118 @@ TEST_F(PipelineTest, BatchesReportTheHostsIssueTime) {
   // 30 more sub-chunks at 8-16 us each on the H100's host (run 30); at least 2 us each anywhere.
   EXPECT_GT(issue32, issue2 + 30 * 0.002) << issue2 << " ms at n=2, " << issue32 << " at 32";
   EXPECT_GT(ratio32, 0.5) << "issue / device time at n=32";
+}
+
+// Held until issued (RunHeld), a batch's time is the device's alone. A launcher that sleeps 2 ms
+// on the host before each sub-chunk's kernel: call by call the GPU waits for it, and a batch of
+// 8 sub-chunks lasts about 7 sleeps; held, the same batch runs without the gaps.
+TEST_F(PipelineTest, HeldBatchesTimeTheDeviceWithoutTheHostsGaps) {
+  constexpr std::int64_t kItems = 1 << 16;
+  constexpr int kIters = 3;
+  constexpr int kN = 8;
+  constexpr auto kSleep = std::chrono::milliseconds(2);
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  auto rng = TestRng();
+  PipelineOptions o = AddScalarOptions(kItems, kIters, IssueOrder::kDepthFirst, kN);
+  o.launch = [inner = AddScalarLauncher(kIters), kSleep](const LaunchArgs& a) {
+    std::this_thread::sleep_for(kSleep);
+    return inner(a);
+  };
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const HostBatch batch{in.data(), out.data(), kItems};
+  for (int w = 0; w < 2; ++w) ASSERT_TRUE(p->Run(batch, kN).ok());
+  std::vector<double> wall, held;
+  for (int r = 0; r < 5; ++r) {
+    for (bool hold : {false, true}) {
+      FillRandom(in.span(), rng);
+      AddScalarReference(in.span(), ref, kIters);
+      Poison(out.data(), out.bytes());
+      absl::StatusOr<BatchStats> st = hold ? p->RunHeld(batch, kN) : p->Run(batch, kN);
+      ASSERT_TRUE(st.ok()) << st.status();
+      ASSERT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0) << "held " << hold;
+      EXPECT_EQ(st->held, hold);
+      EXPECT_EQ(st->streams, kN);
+      EXPECT_GE(st->issue_ms, kN * 2.0) << "the host slept in both";
+      (hold ? held : wall).push_back(st->elapsed_ms);
+    }
+  }
+  std::sort(wall.begin(), wall.end());
+  std::sort(held.begin(), held.end());
+  EXPECT_GT(wall[2], (kN - 1) * 2.0 * 0.9) << "call by call the GPU waits for the host";
+  EXPECT_LT(held[2], 0.25 * wall[2]) << "held, it does not: " << held[2] << " ms";
+}
+
+// Every issue order and mode, held, computes the batch right (the streams of a call-by-call
+// batch wait for the gate; a graph is launched behind it on the origin).
+TEST_F(PipelineTest, HeldBatchesAreRightInEveryOrderAndMode) {
+  constexpr std::int64_t kItems = 100'003;
+  constexpr int kIters = 5;
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  auto rng = TestRng();
+  for (IssueMode mode : {IssueMode::kStreams, IssueMode::kGraph}) {
+    for (IssueOrder order :
+         {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst, IssueOrder::kEnginePerStream}) {
+      PipelineOptions o = AddScalarOptions(kItems, kIters, order, 64);
+      o.issue = mode;
+      absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+      ASSERT_TRUE(p.ok()) << p.status();
+      for (int n : {1, 3, 8, 64}) {
+        SCOPED_TRACE(std::string(IssueModeName(mode)) + " " + std::string(IssueOrderName(order)) +
+                     " n=" + std::to_string(n));
+        FillRandom(in.span(), rng);
+        AddScalarReference(in.span(), ref, kIters);
+        Poison(out.data(), out.bytes());
+        absl::StatusOr<BatchStats> st = p->RunHeld({in.data(), out.data(), kItems}, n);
+        ASSERT_TRUE(st.ok()) << st.status();
+        EXPECT_TRUE(st->held);
+        EXPECT_EQ(st->graph, mode == IssueMode::kGraph);
+        EXPECT_GT(st->elapsed_ms, 0.0);
+        ASSERT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0);
+      }
+      // Unheld batches after held ones run as before.
+      ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}, 8).ok());
+    }
+  }
+}
+
+// A host that takes longer than the gate's 1 s to issue the batch: the gate opens itself, the
+// batch completes right, and RunHeld says its time is not the device's alone; the pipeline
+// goes on.
+TEST_F(PipelineTest, AGateThatOpensItselfIsNamedAndTheBatchIsStillRight) {
+  constexpr std::int64_t kItems = 1 << 12;
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  auto rng = TestRng();
+  auto slow = std::make_shared<bool>(false);
+  PipelineOptions o = AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 4);
+  o.launch = [inner = AddScalarLauncher(2), slow](const LaunchArgs& a) {
+    if (*slow) std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+    return inner(a);
+  };
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const HostBatch batch{in.data(), out.data(), kItems};
+  ASSERT_TRUE(p->Run(batch, 1).ok());
+  FillRandom(in.span(), rng);
+  AddScalarReference(in.span(), ref, 2);
+  Poison(out.data(), out.bytes());
+  *slow = true;
+  absl::StatusOr<BatchStats> st = p->RunHeld(batch, 1);
+  *slow = false;
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.status().code(), absl::StatusCode::kUnavailable) << st.status();
+  EXPECT_NE(st.status().message().find("opened itself after 1000 ms"), std::string::npos)
+      << st.status();
+  EXPECT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0);
+  st = p->RunHeld(batch, 2);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_TRUE(p->Run(batch, 4).ok());
 }
 
 TEST_F(PipelineTest, BadBatchesAreClearErrors) {

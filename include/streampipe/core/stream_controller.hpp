@@ -199,6 +199,11 @@ class StreamController {
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   double PredictMs(int streams, std::int64_t items) const;
+  // Its device part: the model's device paths corrected by the measured residuals, without the
+  // bound of the host's measured issue time (PredictMs is the larger of the two): what a batch
+  // takes when the host's issue is hidden (StreamPipeline::RunHeld). Before any n was measured
+  // off the issue bound, the single-factor prediction (as PredictMs).
+  double DevicePredictMs(int streams, std::int64_t items) const;
   // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
   // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.
   double SingleFactorPredictMs(int streams, std::int64_t items) const;
@@ -254,6 +259,7 @@ class StreamController {
   };
   // The calibrated prediction at n streams and the reference items.
   double CalibratedMs(int n) const;
+  double CalibratedDeviceMs(int n) const;  // its device part
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);

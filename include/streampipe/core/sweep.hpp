@@ -76,6 +76,13 @@ struct SweepPoint {
   // on both sides of it). NaN where there is no second half, or in CSVs written before the
   // column existed.
   double halves_ratio = std::numeric_limits<double>::quiet_NaN();
+  // The device's time alone: the median of batches run behind a gate that holds the GPU until
+  // the host has enqueued the whole batch (StreamPipeline::RunHeld), so the host's issue gaps do
+  // not count. NaN where not measured (--held=0, every gate timed out, older CSVs).
+  double held_ms = std::numeric_limits<double>::quiet_NaN();
+  // The device part of the calibrated prediction (StreamController::DevicePredictMs: without
+  // the bound of the host's issue time), to compare with held_ms; NaN where not computed.
+  double calibrated_device_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // ---- CSV: one row per point ----
@@ -83,8 +90,9 @@ struct SweepPoint {
 // Columns, in order: workload, grid, in_bytes, out_bytes, intensity, order, streams,
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
-// model, chosen_adaptive, issue_ms, issue, halves_ratio (the last three optional when reading:
-// files written before they existed parse with NaN, "streams" and NaN there). Numbers are written in the shortest form that round-trips exactly;
+// model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device (the
+// last five optional when reading, dropped from the end: files written before they existed
+// parse with NaN, "streams", NaN, NaN and NaN there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
@@ -192,6 +200,12 @@ struct SweepSummary {
   std::vector<ChoiceQuality> choices;
   SpeedUps speedups;
   Repeatability repeatability;
+  // The device's time alone (SweepPoint::held_ms): each model's prediction, then the device
+  // part of the calibrated one ("calibrated, device part"), against held_ms over the points
+  // where both are finite. The papers' models describe the device; where the host's issue
+  // bounds a batch, median_ms measures the host and held_ms still measures the device. Rows
+  // have points == 0 where no point was held.
+  std::vector<ModelAccuracy> device_accuracy;
 };
 
 // InvalidArgument: an empty point list; a point whose median_ms is not finite or <= 0, or
@@ -200,7 +214,8 @@ struct SweepSummary {
 // adaptive_n (names the configuration, the column and the two values).
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
-// The four tables (accuracy, choice of n, speed-ups, repeatability) as Markdown, ready for docs/results.md.
+// The tables (accuracy, choice of n, speed-ups, repeatability, and the device's time where some
+// point was held) as Markdown, ready for docs/results.md.
 // NaN prints as "n/a".
 std::string SummaryMarkdown(const SweepSummary& summary);
 
