@@ -119,20 +119,21 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (float& x : in.span()) x = u(rng);
   const HostBatch batch{in.data(), out.data(), c.items};
 
-  // Components, non-streamed (medians).
+  // Components, non-streamed: their medians are every published model's input. Measured in
+  // the rounds below (two per round, as the n are), not back to back before them: a burst of a
+  // few milliseconds on the shared machine then moves a few of them, not all (run 75: measured
+  // at the start, one burst put a whole configuration's predictions 100-120 % over at every n).
   std::vector<double> th, tk, td;
-  for (int r = 0; r < s.warmup + 7; ++r) {
-    STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.MeasureComponents(batch));
-    if (r < s.warmup) continue;
-    th.push_back(st.components.h2d_ms);
-    tk.push_back(st.components.kernel_ms);
-    td.push_back(st.components.d2h_ms);
-  }
-  Workload w;
-  w.times = {Percentile(th, 0.5), Percentile(tk, 0.5), Percentile(td, 0.5)};
-  w.bytes = {static_cast<double>(c.items * c.in_per_item),
-             static_cast<double>(c.items * c.out_per_item)};
-  w.problem_size = static_cast<double>(c.items);
+  const auto components = [&](int count) -> absl::Status {
+    for (int r = 0; r < count; ++r) {
+      STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.MeasureComponents(batch));
+      th.push_back(st.components.h2d_ms);
+      tk.push_back(st.components.kernel_ms);
+      td.push_back(st.components.d2h_ms);
+    }
+    return absl::OkStatus();
+  };
+  for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.MeasureComponents(batch).status());
 
   // Every n, in rounds that visit each n in turn (ascending, then descending), with the
   // adaptive pipeline's run between the first and the second half of the rounds. On a shared
@@ -154,6 +155,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   PredictorErrors& errs = (*errors)[c.issue];
   const auto rounds = [&](int from, int to) -> absl::Status {
     for (int r = from; r < to; ++r) {
+      STREAMPIPE_RETURN_IF_ERROR(components(2));
       for (std::size_t k = 0; k < ns.size(); ++k) {
         const std::size_t i = r % 2 == 0 ? k : ns.size() - 1 - k;
         STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, ns[i]).status());  // cold, untimed
@@ -193,6 +195,11 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (int b = 0; b < s.adaptive_batches; ++b) STREAMPIPE_RETURN_IF_ERROR(ap.Run(batch).status());
 
   STREAMPIPE_RETURN_IF_ERROR(rounds(first_half, total_rounds));
+  Workload w;
+  w.times = {Percentile(th, 0.5), Percentile(tk, 0.5), Percentile(td, 0.5)};
+  w.bytes = {static_cast<double>(c.items * c.in_per_item),
+             static_cast<double>(c.items * c.out_per_item)};
+  w.problem_size = static_cast<double>(c.items);
   // How far the machine drifted across the adaptive run: the median over n of each n's
   // second-half median over its first-half one (logged; 0 where there is no second half).
   // Each n's halves also say how well its point repeats (SweepPoint::halves_ratio).
