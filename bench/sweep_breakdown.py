@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prediction error of the sweep's models broken down by grid, issue order and n.
 
-    bench/sweep_breakdown.py SWEEP_CSV [--issue=streams|graph] [MODEL ...]
+    bench/sweep_breakdown.py SWEEP_CSV [--issue=streams|graph] [--held] [MODEL ...]
 
 Reads the CSV that `streampipe sweep --output=...` writes and prints, per subset of the points
 (all; each grid; symmetric depth-first; n <= 32; n within [n*/2, 2 n*] of the best measured n
@@ -9,7 +9,11 @@ of its configuration; issue bound or not, where the CSV has issue_ms; repeating 
 before and after the adaptive run or not, where it has halves_ratio), the median and maximum of |predicted - measured| / measured for each
 model (default: current, calibrated, werkhoven-2ce), then the worst point of each model.
 --issue keeps the points of one issue mode (the CSV's issue column; "streams" where a CSV
-predates it); without it every point counts.
+predates it); without it every point counts. --held measures the errors against held_ms (the
+device's time alone, batches held until issued; sweeps from run 75 on) instead of median_ms,
+with the default models current_device (the current model without the issue cost s),
+calibrated_device (the calibrated prediction's device part)
+and werkhoven-2ce.
 Only the Python standard library is used.
 """
 import csv
@@ -19,8 +23,11 @@ import sys
 from collections import defaultdict
 
 
+MEASURED = "median_ms"  # or held_ms (--held)
+
+
 def error(row, model):
-    measured = float(row["median_ms"])
+    measured = float(row[MEASURED])
     return abs(float(row["pred_" + model]) - measured) / measured
 
 
@@ -61,10 +68,13 @@ def main(argv):
     except OSError as e:
         print(f"sweep_breakdown: cannot read {argv[1]}: {e.strerror}", file=sys.stderr)
         return 66
+    global MEASURED
     issue = None
     rest = []
     for a in argv[2:]:
-        if a.startswith("--issue="):
+        if a == "--held":
+            MEASURED = "held_ms"
+        elif a.startswith("--issue="):
             issue = a[len("--issue="):]
         else:
             rest.append(a)
@@ -73,11 +83,17 @@ def main(argv):
             print(f"sweep_breakdown: --issue={issue}: expected streams or graph", file=sys.stderr)
             return 64
         rows = [r for r in rows if (r.get("issue") or "streams") == issue]
-    models = rest or ["current", "calibrated", "werkhoven-2ce"]
+    held = MEASURED == "held_ms"
+    models = rest or (["current_device", "calibrated_device", "werkhoven-2ce"] if held
+                      else ["current", "calibrated", "werkhoven-2ce"])
     missing = [m for m in models if rows and "pred_" + m not in rows[0]]
+    if held and rows and "held_ms" not in rows[0]:
+        missing.append("held_ms")
     if not rows or missing:
         print(f"sweep_breakdown: {argv[1]}: no rows or no column for {missing}", file=sys.stderr)
         return 65
+    if held:
+        rows = [r for r in rows if r["held_ms"] and math.isfinite(float(r["held_ms"]))]
     sym_df = [r for r in rows if r["grid"] == "symmetric" and r["order"] == "depth-first"]
     add_scalar = [r for r in rows if r["grid"] in ("symmetric", "asymmetric")]
     subsets = [("all points", rows)]
@@ -122,7 +138,7 @@ def main(argv):
     for m in models:
         worst = max(rows, key=lambda r: error(r, m))
         print(f"worst {m}: {worst['workload']} {worst['grid']} intensity {worst['intensity']} "
-              f"{worst['order']} n={worst['streams']}: measured {float(worst['median_ms']):.3f} ms, "
+              f"{worst['order']} n={worst['streams']}: measured {float(worst[MEASURED]):.3f} ms, "
               f"predicted {float(worst['pred_' + m]):.3f} ms ({100 * error(worst, m):.1f} %)")
     # The adaptive pipeline's choice: time at the best measured n / time at its chosen n.
     ratios = []

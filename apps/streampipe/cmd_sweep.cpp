@@ -255,6 +255,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     }
     for (SweepPoint& pt : cfg) pt.chosen[m] = best;
   }
+  {
+    // The current model's device paths alone (no issue cost s): what a held batch takes.
+    DeviceTraits device = s.traits;
+    device.sub_chunk_cost_ms = 0.0;
+    STREAMPIPE_ASSIGN_OR_RETURN(ModelTerms device_terms, ComputeModelTerms(device, w));
+    const LinearizedModel lin(*MakeModel(ModelKind::kCurrent), device_terms);
+    for (SweepPoint& pt : cfg) pt.current_device_ms = lin.TotalMs(pt.streams);
+  }
 
   for (SweepPoint& pt : cfg) {
     pt.adaptive_n = ap.chosen_streams();

@@ -304,6 +304,7 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("halves_ratio")) read_double(&p.halves_ratio);
   if (has("held_ms")) read_double(&p.held_ms);
   if (has("pred_calibrated_device")) read_double(&p.calibrated_device_ms);
+  if (has("pred_current_device")) read_double(&p.current_device_ms);
   if (!s.ok()) return s;
   return p;
 }
@@ -402,6 +403,7 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("halves_ratio");
   c.push_back("held_ms");
   c.push_back("pred_calibrated_device");
+  c.push_back("pred_current_device");
   return c;
 }
 
@@ -435,6 +437,7 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(FormatDouble(p.halves_ratio));
   f.push_back(FormatDouble(p.held_ms));
   f.push_back(FormatDouble(p.calibrated_device_ms));
+  f.push_back(FormatDouble(p.current_device_ms));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -450,8 +453,8 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     const std::vector<absl::string_view> fields = SplitFields(line);
     if (!have_header) {
       // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
-      // held_ms and pred_calibrated_device) existed parse.
-      for (int optional = 5; optional > 0 && fields.size() < columns.size(); --optional) {
+      // held_ms, pred_calibrated_device and pred_current_device) existed parse.
+      for (int optional = 6; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
@@ -679,6 +682,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
     device(std::string(ModelName(kAllModelKinds[m])),
            [m](const SweepPoint& p) { return p.predicted_ms[m]; });
   }
+  device("current, device paths", [](const SweepPoint& p) { return p.current_device_ms; });
   device("calibrated, device part", [](const SweepPoint& p) { return p.calibrated_device_ms; });
   return summary;
 }

@@ -68,7 +68,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 6);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 7);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -80,12 +80,13 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 6], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 5], "issue_ms");
-  EXPECT_EQ(c[c.size() - 4], "issue");
-  EXPECT_EQ(c[c.size() - 3], "halves_ratio");
-  EXPECT_EQ(c[c.size() - 2], "held_ms");
-  EXPECT_EQ(c.back(), "pred_calibrated_device");
+  EXPECT_EQ(c[c.size() - 7], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 6], "issue_ms");
+  EXPECT_EQ(c[c.size() - 5], "issue");
+  EXPECT_EQ(c[c.size() - 4], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 3], "held_ms");
+  EXPECT_EQ(c[c.size() - 2], "pred_calibrated_device");
+  EXPECT_EQ(c.back(), "pred_current_device");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -122,6 +123,7 @@ TEST(SweepCsvTest, RowIsExact) {
   p.halves_ratio = 1.03125;
   p.held_ms = 1.0625;
   p.calibrated_device_ms = 1.09375;
+  p.current_device_ms = 1.125;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -135,7 +137,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125,1.0625,1.09375\n";
+  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -188,6 +190,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.halves_ratio = awkward[(i + 9) % 10];
     p.held_ms = awkward[(i + 3) % 10];
     p.calibrated_device_ms = awkward[(i + 6) % 10];
+    p.current_device_ms = awkward[(i + 2) % 10];
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -220,7 +223,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
                         {a.issue_ms, b.issue_ms},
                         {a.halves_ratio, b.halves_ratio},
                         {a.held_ms, b.held_ms},
-                        {a.calibrated_device_ms, b.calibrated_device_ms}}) {
+                        {a.calibrated_device_ms, b.calibrated_device_ms},
+                        {a.current_device_ms, b.current_device_ms}}) {
       EXPECT_TRUE(Same(x, y)) << x << " came back as " << y;
     }
     ASSERT_EQ(b.predicted_ms.size(), kSweepModelCount);
@@ -283,24 +287,27 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 }
 
 TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
-  // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms and
-  // pred_calibrated_device existed: without the last two, three, four or five columns they
-  // parse, with NaN, "streams" and NaN there; a row as long as the new header is then an error.
+  // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms,
+  // pred_calibrated_device and pred_current_device existed: without the last three, four, five
+  // or six columns they parse, with NaN, "streams" and NaN there; a row as long as the new
+  // header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
   p.halves_ratio = 0.96875;
   p.held_ms = 2.25;
   p.calibrated_device_ms = 2.375;
+  p.current_device_ms = 2.5;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header_r = drop_last(drop_last(SweepCsvHeader()));  // runs 69-74
+  const std::string header_r =
+      drop_last(drop_last(drop_last(SweepCsvHeader())));  // runs 69-74
   const std::string header0 = drop_last(header_r);  // without halves_ratio
   const std::string header1 = drop_last(header0);   // without issue
   const std::string header2 = drop_last(header1);   // without issue_ms
-  const std::string row_r = drop_last(drop_last(SweepCsvRow(p)));
+  const std::string row_r = drop_last(drop_last(drop_last(SweepCsvRow(p))));
   const std::string row0 = drop_last(row_r);
   absl::StatusOr<std::vector<SweepPoint>> r =
       ParseSweepCsv(header2 + drop_last(drop_last(row0)));
@@ -333,6 +340,7 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].halves_ratio, 0.96875);
   EXPECT_EQ((*r)[0].held_ms, 2.25);
   EXPECT_EQ((*r)[0].calibrated_device_ms, 2.375);
+  EXPECT_EQ((*r)[0].current_device_ms, 2.5);
   for (const std::string& old : {header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
@@ -342,7 +350,8 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop pred_calibrated_device
+  header = header.substr(0, header.rfind(','));  // drop pred_current_device
+  header = header.substr(0, header.rfind(','));  // pred_calibrated_device
   header = header.substr(0, header.rfind(','));  // held_ms
   header = header.substr(0, header.rfind(','));  // halves_ratio
   header = header.substr(0, header.rfind(','));  // issue
@@ -399,13 +408,14 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 6, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 5, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 4, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 4, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 3, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
-      {n - 2, "1ms", "'held_ms': value '1ms' is not a number"},
-      {n - 1, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 7, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 6, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 5, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 5, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 4, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 3, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 2, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 1, "-", "'pred_current_device': value '-' is not a number"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -894,6 +904,8 @@ std::vector<SweepPoint> HandSweepHeld() {
   pts[4].held_ms = 4;
   pts[4].calibrated_device_ms = 5;
   pts[6].held_ms = 5;
+  pts[6].current_device_ms = 4.5;  // error 0.1
+  pts[5].current_device_ms = 9;    // not held: not counted
   return pts;
 }
 
@@ -901,10 +913,13 @@ TEST(SweepSummaryTest, DeviceTime) {
   absl::StatusOr<SweepSummary> s = Summarize(HandSweepHeld());
   ASSERT_TRUE(s.ok()) << s.status();
   const std::vector<ModelAccuracy>& d = s->device_accuracy;
-  ASSERT_EQ(d.size(), kSweepModelCount + 1);
+  ASSERT_EQ(d.size(), kSweepModelCount + 2);
   for (std::size_t m = 0; m < kSweepModelCount; ++m) {
     EXPECT_EQ(d[m].model, std::string(ModelName(kAllModelKinds[m])));
   }
+  EXPECT_EQ(d[kSweepModelCount].model, "current, device paths");
+  EXPECT_EQ(d[kSweepModelCount].points, 1);
+  EXPECT_DOUBLE_EQ(d[kSweepModelCount].max_rel_error, 0.1);
   EXPECT_EQ(d.back().model, "calibrated, device part");
   // current against held: 0.1, 0, 0.1.
   EXPECT_EQ(d[kCurrent].points, 3);
@@ -936,7 +951,7 @@ TEST(SweepSummaryTest, DeviceTime) {
   // Without held points: rows of 0 points, no table.
   s = Summarize(HandSweep());
   ASSERT_TRUE(s.ok()) << s.status();
-  ASSERT_EQ(s->device_accuracy.size(), kSweepModelCount + 1);
+  ASSERT_EQ(s->device_accuracy.size(), kSweepModelCount + 2);
   EXPECT_EQ(s->device_accuracy.back().points, 0);
   EXPECT_TRUE(std::isnan(s->device_accuracy.back().max_rel_error));
   EXPECT_THAT(SummaryText(*s), Not(HasSubstr("Device time")));

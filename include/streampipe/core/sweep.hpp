@@ -83,6 +83,9 @@ struct SweepPoint {
   // The device part of the calibrated prediction (StreamController::DevicePredictMs: without
   // the bound of the host's issue time), to compare with held_ms; NaN where not computed.
   double calibrated_device_ms = std::numeric_limits<double>::quiet_NaN();
+  // The current model's device paths alone (the calibrated traits with the host's issue cost
+  // s = 0: no T4 path), to compare with held_ms; NaN where not computed.
+  double current_device_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // ---- CSV: one row per point ----
@@ -90,9 +93,9 @@ struct SweepPoint {
 // Columns, in order: workload, grid, in_bytes, out_bytes, intensity, order, streams,
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
-// model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device (the
-// last five optional when reading, dropped from the end: files written before they existed
-// parse with NaN, "streams", NaN, NaN and NaN there). Numbers are written in the shortest form that round-trips exactly;
+// model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
+// pred_current_device (the last six optional when reading, dropped from the end: files written
+// before they existed parse with NaN, "streams" and NaN there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
@@ -200,8 +203,9 @@ struct SweepSummary {
   std::vector<ChoiceQuality> choices;
   SpeedUps speedups;
   Repeatability repeatability;
-  // The device's time alone (SweepPoint::held_ms): each model's prediction, then the device
-  // part of the calibrated one ("calibrated, device part"), against held_ms over the points
+  // The device's time alone (SweepPoint::held_ms): each model's prediction, then the current
+  // model's device paths ("current, device paths": no issue cost s) and the device part of the
+  // calibrated prediction ("calibrated, device part"), against held_ms over the points
   // where both are finite. The papers' models describe the device; where the host's issue
   // bounds a batch, median_ms measures the host and held_ms still measures the device. Rows
   // have points == 0 where no point was held.
