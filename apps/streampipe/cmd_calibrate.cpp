@@ -26,16 +26,12 @@ int RunCalibrate(const std::vector<std::string>& args) {
   bool quick = false;
   int repetitions = 21;
   std::int64_t max_mib = 256;
-  bool held_sweep = true;
   FlagSet fs(kCommand, "[flags]");
   fs.Add("device", &device, "CUDA device index");
   fs.Add("output", &output, "write the profile (TOML) here; default: print it");
   fs.Add("quick", &quick, "fewer sizes and repetitions (about 0.3 s)");
   fs.Add("repetitions", &repetitions, "repetitions per measurement (medians)");
   fs.Add("max-mib", &max_mib, "largest copy in MiB");
-  fs.Add("held-sweep", &held_sweep,
-         "time the add-scalar sweep that fits c with the GPU held until each batch is enqueued "
-         "(the device's time alone; --no-held-sweep: as the pipeline runs, host gaps included)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (repetitions < 1 || repetitions > 1001) {
     return Fail(kCommand, kExitUsage,
@@ -53,7 +49,6 @@ int RunCalibrate(const std::vector<std::string>& args) {
   o.quick = quick;
   o.repetitions = repetitions;
   o.max_bytes = static_cast<std::size_t>(max_mib) << 20;
-  o.held_sweep = held_sweep;
   absl::StatusOr<Calibration> c = Calibrate(o);
   if (!c.ok()) {
     return Fail(kCommand, c.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
@@ -88,9 +83,8 @@ int RunCalibrate(const std::vector<std::string>& args) {
   }
   if (!c->sweep.empty()) {
     std::cerr << absl::StrFormat(
-        "  add-scalar sweep (%.0f MiB each way): n %s model_ms issue_ms%s\n",
-        c->sweep_bytes / (1 << 20), c->sweep_held ? "held_ms" : "measured_ms",
-        c->sweep_held ? " wall_ms (fitted to the held times: the device's alone)" : "");
+        "  add-scalar sweep (%.0f MiB each way): n measured_ms model_ms issue_ms\n",
+        c->sweep_bytes / (1 << 20));
     for (const SweepSample& w : c->sweep) {
       const char* why = "";
       if (absl::c_linear_search(c->sweep_host_bound, w.streams)) {
@@ -98,9 +92,8 @@ int RunCalibrate(const std::vector<std::string>& args) {
       } else if (absl::c_linear_search(c->sweep_left_out, w.streams)) {
         why = "  (left out of the fit: a burst?)";
       }
-      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f %10.4f%s%s\n", w.streams, w.measured_ms,
-                                   w.model_ms, w.issue_ms,
-                                   c->sweep_held ? absl::StrFormat(" %10.4f", w.wall_ms) : "", why);
+      std::cerr << absl::StrFormat("    %4d %10.4f %10.4f %10.4f%s\n", w.streams, w.measured_ms,
+                                   w.model_ms, w.issue_ms, why);
     }
     if (!c->sweep_host_bound.empty()) {
       std::cerr << absl::StrFormat(

@@ -3,7 +3,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -23,7 +22,6 @@
 #include "streampipe/cuda/stream.hpp"
 #include "streampipe/cuda/workloads.hpp"
 #include "streampipe/status_macros.hpp"
-#include "gate.hpp"
 
 namespace streampipe {
 namespace {
@@ -33,38 +31,20 @@ constexpr std::chrono::milliseconds kTimeout{30000};
 struct Bench {
   Stream s1, s2;
   TimedEvent a, b, c;
-  PinnedBuffer<detail::GateWords> gate;  // held measurements (TimeSamples)
 };
 
 // Times `body` (which enqueues on the given streams) `reps` times after `warmup` runs, from an
 // event before to an event after; appends the times in ms to `out`, and the host's time in
-// body() (the issue time: enqueueing, not running) to `issue` if given. `held`: b.s1 waits
-// behind a gate (lib/cuda/gate.hpp) until body() has returned, so the time is the device's
-// alone; body() must make every other stream it uses wait for b.s1 first. Unavailable when the
-// gate opened itself (the host took over 1 s to enqueue).
+// body() (the issue time: enqueueing, not running) to `issue` if given.
 absl::Status TimeSamples(Bench& b, int warmup, int reps, const std::function<absl::Status()>& body,
-                         std::vector<double>* out, std::vector<double>* issue = nullptr,
-                         bool held = false) {
+                         std::vector<double>* out, std::vector<double>* issue = nullptr) {
   for (int r = 0; r < warmup + reps; ++r) {
-    if (held) {
-      *b.gate.data() = detail::GateWords{};
-      STREAMPIPE_CUDA_RETURN_IF_ERROR(
-          detail::LaunchGate(b.gate.data(), detail::kGateTimeoutNs, b.s1.get()));
-    }
     STREAMPIPE_RETURN_IF_ERROR(b.a.Record(b.s1));
     const auto start = std::chrono::steady_clock::now();
-    const absl::Status enqueued = body();
+    STREAMPIPE_RETURN_IF_ERROR(body());
     const std::chrono::duration<double, std::milli> host = std::chrono::steady_clock::now() - start;
-    if (held) std::atomic_ref<std::uint32_t>(b.gate.data()->open).store(1);
-    STREAMPIPE_RETURN_IF_ERROR(enqueued);
     STREAMPIPE_RETURN_IF_ERROR(b.b.Record(b.s1));
     STREAMPIPE_RETURN_IF_ERROR(b.b.Wait(kTimeout));
-    if (held && b.gate.data()->timed_out != 0) {
-      return absl::UnavailableError(absl::StrCat(
-          "a held calibration batch: the gate opened itself after ",
-          detail::kGateTimeoutNs / 1000000,
-          " ms before the host had enqueued the batch (", host.count(), " ms)"));
-    }
     STREAMPIPE_ASSIGN_OR_RETURN(float ms, ElapsedMs(b.a, b.b));
     if (r >= warmup) {
       out->push_back(ms);
@@ -94,8 +74,7 @@ struct RoundMedians {
 // one i's times, not its median (run 61: n = 4 of the add-scalar sweep 42 % slow in one go).
 absl::StatusOr<RoundMedians> MediansInRounds(
     Bench& b, int warmup, int reps, int count,
-    const std::function<std::function<absl::Status()>(int)>& body,
-    const std::function<bool(int)>& held = nullptr) {
+    const std::function<std::function<absl::Status()>(int)>& body) {
   constexpr int kRounds = 3;
   const int per_round = std::max(3, (reps + kRounds - 1) / kRounds);
   std::vector<std::vector<double>> times(static_cast<std::size_t>(count));
@@ -104,8 +83,7 @@ absl::StatusOr<RoundMedians> MediansInRounds(
     for (int k = 0; k < count; ++k) {
       const std::size_t i = static_cast<std::size_t>(r % 2 == 0 ? k : count - 1 - k);
       STREAMPIPE_RETURN_IF_ERROR(TimeSamples(b, r == 0 ? warmup : 1, per_round,
-                                             body(static_cast<int>(i)), &times[i], &issue[i],
-                                             held && held(static_cast<int>(i))));
+                                             body(static_cast<int>(i)), &times[i], &issue[i]));
     }
   }
   RoundMedians out;
@@ -143,7 +121,6 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   STREAMPIPE_ASSIGN_OR_RETURN(b.a, TimedEvent::Create());
   STREAMPIPE_ASSIGN_OR_RETURN(b.b, TimedEvent::Create());
   STREAMPIPE_ASSIGN_OR_RETURN(b.c, TimedEvent::Create());
-  STREAMPIPE_ASSIGN_OR_RETURN(b.gate, PinnedBuffer<detail::GateWords>::Create(1));
   STREAMPIPE_ASSIGN_OR_RETURN(auto h1, PinnedBuffer<std::byte>::Create(max_bytes));
   STREAMPIPE_ASSIGN_OR_RETURN(auto h2, PinnedBuffer<std::byte>::Create(max_bytes));
   STREAMPIPE_ASSIGN_OR_RETURN(auto d1, DeviceBuffer<std::byte>::Create(max_bytes));
@@ -346,35 +323,15 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
         return copy(h2.data() + off, d2.data() + off, len, cudaMemcpyDeviceToHost, s);
       });
     };
-    // Held (o.held_sweep): every stream of the batch waits for b.s1, which the gate holds until
-    // the batch is enqueued.
-    Event fork;
-    if (o.held_sweep) {
-      STREAMPIPE_ASSIGN_OR_RETURN(fork, Event::Create());
-    }
-    auto held_add_scalar = [&](int n) -> std::function<absl::Status()> {
-      return [&, n, body = add_scalar(n)]() -> absl::Status {
-        STREAMPIPE_RETURN_IF_ERROR(fork.Record(b.s1));
-        for (int i = 0; i < n; ++i) {
-          STREAMPIPE_RETURN_IF_ERROR(fork.MakeStreamWait(pool[static_cast<std::size_t>(i)]));
-        }
-        return body();
-      };
-    };
     // The components at n = 1, each timed alone, and every n, all in the same rounds: a burst
     // shorter than a round moves neither (run 63: a copy in timed in a burst made the model's
-    // n = 1 twice the measured batch, and c 13 us). Held, the components and the n are timed
-    // with the host's issue hidden (c is the device's: run 76 fitted 5.65 us to unheld times on
-    // a busy host where held batches of tiny sub-chunks cost 3.3-3.5 us each), and every n is
-    // timed unheld too, for the table.
+    // n = 1 twice the measured batch, and c 13 us).
     constexpr int kNs[] = {1, 2, 4, 8, 16, 32, 64};
-    constexpr int kParts = 3;  // copy in, copy out, kernel; then the n (held), then unheld
-    constexpr int kCount = static_cast<int>(std::size(kNs));
-    const bool held = o.held_sweep;
+    constexpr int kParts = 3;  // copy in, copy out, kernel; then the n
     STREAMPIPE_ASSIGN_OR_RETURN(
         RoundMedians rounds,
         MediansInRounds(
-            b, warm, reps, kParts + (held ? 2 : 1) * kCount,
+            b, warm, reps, kParts + static_cast<int>(std::size(kNs)),
             [&](int i) -> std::function<absl::Status()> {
               switch (i) {
                 case 0:
@@ -387,25 +344,14 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
                         LaunchAddScalar(din, dout, items, 1, b.s1.get()));
                     return absl::OkStatus();
                   };
-                default: {
-                  const int k = (i - kParts) % kCount;
-                  const bool hold = held && i < kParts + kCount;
-                  const int n = kNs[static_cast<std::size_t>(k)];
-                  return hold ? held_add_scalar(n) : add_scalar(n);
-                }
+                default:
+                  return add_scalar(kNs[static_cast<std::size_t>(i - kParts)]);
               }
-            },
-            [&](int i) { return held && i < kParts + kCount; }));
+            }));
     const double th1 = rounds.ms[0], td1 = rounds.ms[1], tk1 = rounds.ms[2];
-    // Held, the times carry no host gaps: no n is the host's, and the fit is told no issue
-    // times (the unheld times' issue is reported beside them).
     std::vector<InSituPoint> measured;
-    std::vector<double> wall_ms(std::size(kNs), 0.0), issue_ms(std::size(kNs), 0.0);
     for (std::size_t i = 0; i < std::size(kNs); ++i) {
-      const std::size_t unheld = kParts + (held ? kCount : 0) + i;
-      wall_ms[i] = rounds.ms[unheld];
-      issue_ms[i] = rounds.issue_ms[unheld];
-      measured.push_back({kNs[i], rounds.ms[kParts + i], held ? 0.0 : issue_ms[i]});
+      measured.push_back({kNs[i], rounds.ms[kParts + i], rounds.issue_ms[kParts + i]});
     }
     InSituTerms in_situ;
     in_situ.h2d_latency_ms = t.h2d.latency_ms;
@@ -435,11 +381,8 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     w.times = {th1, tk1, td1};
     STREAMPIPE_ASSIGN_OR_RETURN(ModelTerms terms, ComputeModelTerms(t, w));
     const std::unique_ptr<StreamModel> model = MakeModel(ModelKind::kCurrent);
-    cal.sweep_held = held;
-    for (std::size_t i = 0; i < measured.size(); ++i) {
-      const InSituPoint& p = measured[i];
-      cal.sweep.push_back({p.streams, p.ms, model->Predict(terms, p.streams).total_ms,
-                           issue_ms[i], wall_ms[i]});
+    for (const InSituPoint& p : measured) {
+      cal.sweep.push_back({p.streams, p.ms, model->Predict(terms, p.streams).total_ms, p.issue_ms});
     }
     // The misfit printed is the written model's (every path, the x' it keeps) over the kept n,
     // not the fit's own copy-in formula.

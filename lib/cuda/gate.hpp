@@ -13,9 +13,6 @@
 
 namespace streampipe::detail {
 
-// How long a gate waits for the host before it opens itself (RunHeld, held calibration).
-inline constexpr std::uint64_t kGateTimeoutNs = 1'000'000'000;
-
 // The two words a gate polls and reports in; they must live in pinned host memory (the device
 // reads and writes them over the bus; cudaMallocHost memory is mapped under unified addressing).
 struct GateWords {

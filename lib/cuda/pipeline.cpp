@@ -98,6 +98,8 @@ namespace {
 
 constexpr int kMaxInFlight = 8;
 constexpr int kMaxStreams = 1024;
+// How long a held batch's gate waits for the host before it opens itself (RunHeld).
+constexpr std::uint64_t kGateTimeoutNs = 1000000000;
 
 // Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)?
 bool IsPinned(const void* p) {
@@ -864,7 +866,7 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
     STREAMPIPE_ASSIGN_OR_RETURN(gate_, PinnedBuffer<detail::GateWords>::Create(1));
   }
   *gate_.data() = detail::GateWords{};
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(detail::LaunchGate(gate_.data(), detail::kGateTimeoutNs, slot.origin.get()));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(detail::LaunchGate(gate_.data(), kGateTimeoutNs, slot.origin.get()));
   if (slot.graph != nullptr) return absl::OkStatus();
   STREAMPIPE_RETURN_IF_ERROR(slot.fork.Record(StreamRef(slot.origin)));
   for (int k = 0; k < StreamsUsed(n); ++k) {
@@ -1362,7 +1364,7 @@ absl::StatusOr<BatchStats> StreamPipeline::RunHeld(const HostBatch& batch, int s
   if (impl_->GateTimedOut()) {
     return absl::UnavailableError(absl::StrCat(
         "batch ", st.index, " (n = ", streams, "): the gate holding the GPU opened itself after ",
-        detail::kGateTimeoutNs / 1000000, " ms before the host had enqueued the batch (issue took ",
+        kGateTimeoutNs / 1000000, " ms before the host had enqueued the batch (issue took ",
         st.issue_ms, " ms): its time includes the host's gaps; the results are complete"));
   }
   return st;

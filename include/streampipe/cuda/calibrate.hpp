@@ -29,11 +29,6 @@ struct CalibrationOptions {
   int repetitions = 21;        // per measurement (quick: 7); the median is kept
   std::size_t max_bytes = std::size_t{256} << 20;  // largest copy (quick: 64 MiB)
   bool fit_stream_overhead = true;  // run the add-scalar sweep that fits c
-  // Time that sweep's batches held until the host has enqueued them (the gate of
-  // StreamPipeline::RunHeld): c is then the device's per-stream cost, without the host's
-  // issue gaps; each n is timed unheld too (SweepSample::wall_ms). False: unheld only, with the
-  // host defence of FitInSitu.
-  bool held_sweep = true;
 };
 
 struct CopySample {
@@ -46,8 +41,7 @@ struct SweepSample {
   int streams = 1;
   double measured_ms = 0.0;
   double model_ms = 0.0;  // the current model with the calibrated parameters
-  double issue_ms = 0.0;  // the host's median time enqueueing the batch (unheld)
-  double wall_ms = 0.0;   // unheld, with the host's issue gaps (= measured_ms when not held)
+  double issue_ms = 0.0;  // the host's median time enqueueing the batch
 };
 
 struct Calibration {
@@ -59,7 +53,6 @@ struct Calibration {
   double gap_copies = 0;                // copies in the g measurement
   std::vector<SweepSample> sweep;       // the add-scalar sweep c was fitted to (medians of
                                         // three rounds)
-  bool sweep_held = false;              // its measured_ms held (CalibrationOptions::held_sweep)
   double sweep_bytes = 0.0;             // bytes each way of that sweep
   // g between copies in as the back-to-back test measured it; the profile keeps the sweep's
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
