@@ -11,9 +11,9 @@ model (default: current, calibrated, werkhoven-2ce), then the worst point of eac
 --issue keeps the points of one issue mode (the CSV's issue column; "streams" where a CSV
 predates it); without it every point counts. --held measures the errors against held_ms (the
 device's time alone, batches held until issued; sweeps from run 75 on) instead of median_ms,
-with the default models current_device (the current model without the issue cost s),
-calibrated_device (the calibrated prediction's device part)
-and werkhoven-2ce.
+with the default models current_device (the current model without the issue cost s; from run
+76 on), calibrated_device (the calibrated prediction's device part) and werkhoven-2ce, those
+the CSV has.
 Only the Python standard library is used.
 """
 import csv
@@ -86,6 +86,8 @@ def main(argv):
     held = MEASURED == "held_ms"
     models = rest or (["current_device", "calibrated_device", "werkhoven-2ce"] if held
                       else ["current", "calibrated", "werkhoven-2ce"])
+    if not rest and rows:  # defaults the CSV lacks (run 75 has no pred_current_device)
+        models = [m for m in models if "pred_" + m in rows[0]]
     missing = [m for m in models if rows and "pred_" + m not in rows[0]]
     if held and rows and "held_ms" not in rows[0]:
         missing.append("held_ms")

@@ -120,7 +120,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   const HostBatch batch{in.data(), out.data(), c.items};
 
   // Components, non-streamed: their medians are every published model's input. Measured in
-  // the rounds below (two per round, as the n are), not back to back before them: a burst of a
+  // the rounds below (at least two per round, as the n are), not back to back before them: a burst of a
   // few milliseconds on the shared machine then moves a few of them, not all (run 75: measured
   // at the start, one burst put a whole configuration's predictions 100-120 % over at every n).
   std::vector<double> th, tk, td;
@@ -151,11 +151,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // n in one run (rounds of one), the regime the adaptive pipeline's chosen n runs in.
   const int per_visit = std::min(s.per_visit, s.repetitions);
   const int total_rounds = (s.repetitions + per_visit - 1) / per_visit;
+  // At least seven components in all (two per round in the usual five rounds; all seven in the
+  // one round of --per-visit=--repetitions).
+  const int components_per_round = std::max(2, (7 + total_rounds - 1) / total_rounds);
   std::vector<std::vector<double>> ms(ns.size()), issue(ns.size()), held(ns.size());
   PredictorErrors& errs = (*errors)[c.issue];
   const auto rounds = [&](int from, int to) -> absl::Status {
     for (int r = from; r < to; ++r) {
-      STREAMPIPE_RETURN_IF_ERROR(components(2));
+      STREAMPIPE_RETURN_IF_ERROR(components(components_per_round));
       for (std::size_t k = 0; k < ns.size(); ++k) {
         const std::size_t i = r % 2 == 0 ? k : ns.size() - 1 - k;
         STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, ns[i]).status());  // cold, untimed
@@ -167,13 +170,11 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         // The same n with the host's issue hidden: the device's time alone. A gate that opened
         // itself before the host had issued the batch timed the host too: not a sample.
         for (int b = 0; b < s.held; ++b) {
-          absl::StatusOr<BatchStats> st = p.RunHeld(batch, ns[i]);
-          if (st.ok()) {
-            held[i].push_back(st->elapsed_ms);
-          } else if (absl::IsUnavailable(st.status())) {
-            ++errs.gate_timeouts;
+          STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.RunHeld(batch, ns[i]));
+          if (st.held) {
+            held[i].push_back(st.elapsed_ms);
           } else {
-            return st.status();
+            ++errs.gate_timeouts;
           }
         }
       }
@@ -267,9 +268,10 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (SweepPoint& pt : cfg) {
     pt.adaptive_n = ap.chosen_streams();
     pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
-    pt.calibrated_device_ms = ap.controller().DevicePredictMs(pt.streams, c.items);
+    const double device = ap.controller().DevicePredictMs(pt.streams, c.items);
+    if (device > 0.0) pt.calibrated_device_ms = device;  // 0: nothing measured, not computed
     PredictorErrors& e = errs;
-    if (std::isfinite(pt.held_ms)) {
+    if (std::isfinite(pt.held_ms) && std::isfinite(pt.calibrated_device_ms)) {
       e.device.push_back(std::abs(pt.calibrated_device_ms / pt.held_ms - 1.0));
     }
     e.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));

@@ -328,6 +328,12 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].issue, "graph");
   EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
+  // Run 75's sweeps: held_ms and pred_calibrated_device, no pred_current_device.
+  r = ParseSweepCsv(drop_last(SweepCsvHeader()) + drop_last(SweepCsvRow(p)));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].held_ms, 2.25);
+  EXPECT_EQ((*r)[0].calibrated_device_ms, 2.375);
+  EXPECT_TRUE(std::isnan((*r)[0].current_device_ms));
   r = ParseSweepCsv(header_r + row_r);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].halves_ratio, 0.96875);

@@ -573,8 +573,11 @@ TEST_F(PipelineTest, BatchesReportTheHostsIssueTime) {
 
 // Held until issued (RunHeld), a batch's time is the device's alone. A launcher that sleeps 2 ms
 // on the host before each sub-chunk's kernel: call by call the GPU waits for it, and a batch of
-// 8 sub-chunks lasts about 7 sleeps; held, the same batch runs without the gaps.
-TEST_F(PipelineTest, HeldBatchesTimeTheDeviceWithoutTheHostsGaps) {
+// 8 sub-chunks lasts about 7 sleeps; held, the same batch runs without the gaps (in every
+// order: each stream the batch uses must wait for the gate).
+class HeldOrder : public PipelineTest, public ::testing::WithParamInterface<IssueOrder> {};
+
+TEST_P(HeldOrder, HeldBatchesTimeTheDeviceWithoutTheHostsGaps) {
   constexpr std::int64_t kItems = 1 << 16;
   constexpr int kIters = 3;
   constexpr int kN = 8;
@@ -583,7 +586,7 @@ TEST_F(PipelineTest, HeldBatchesTimeTheDeviceWithoutTheHostsGaps) {
   auto out = *PinnedBuffer<float>::Create(kItems);
   std::vector<float> ref(kItems);
   auto rng = TestRng();
-  PipelineOptions o = AddScalarOptions(kItems, kIters, IssueOrder::kDepthFirst, kN);
+  PipelineOptions o = AddScalarOptions(kItems, kIters, GetParam(), kN);
   o.launch = [inner = AddScalarLauncher(kIters), kSleep](const LaunchArgs& a) {
     std::this_thread::sleep_for(kSleep);
     return inner(a);
@@ -612,6 +615,17 @@ TEST_F(PipelineTest, HeldBatchesTimeTheDeviceWithoutTheHostsGaps) {
   EXPECT_GT(wall[2], (kN - 1) * 2.0 * 0.9) << "call by call the GPU waits for the host";
   EXPECT_LT(held[2], 0.25 * wall[2]) << "held, it does not: " << held[2] << " ms";
 }
+
+INSTANTIATE_TEST_SUITE_P(Orders, HeldOrder,
+                         ::testing::Values(IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst,
+                                           IssueOrder::kEnginePerStream),
+                         [](const ::testing::TestParamInfo<IssueOrder>& i) {
+                           std::string s(IssueOrderName(i.param));
+                           for (char& ch : s) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return s;
+                         });
 
 // Every issue order and mode, held, computes the batch right (the streams of a call-by-call
 // batch wait for the gate; a graph is launched behind it on the origin).
@@ -649,8 +663,8 @@ TEST_F(PipelineTest, HeldBatchesAreRightInEveryOrderAndMode) {
 }
 
 // A host that takes longer than the gate's 1 s to issue the batch: the gate opens itself, the
-// batch completes right, and RunHeld says its time is not the device's alone; the pipeline
-// goes on.
+// batch completes right, and RunHeld says it was not held (its time is not the device's alone);
+// the pipeline goes on.
 TEST_F(PipelineTest, AGateThatOpensItselfIsNamedAndTheBatchIsStillRight) {
   constexpr std::int64_t kItems = 1 << 12;
   auto in = *PinnedBuffer<float>::Create(kItems);
@@ -673,13 +687,13 @@ TEST_F(PipelineTest, AGateThatOpensItselfIsNamedAndTheBatchIsStillRight) {
   *slow = true;
   absl::StatusOr<BatchStats> st = p->RunHeld(batch, 1);
   *slow = false;
-  ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.status().code(), absl::StatusCode::kUnavailable) << st.status();
-  EXPECT_NE(st.status().message().find("opened itself after 1000 ms"), std::string::npos)
-      << st.status();
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_FALSE(st->held) << "the gate opened itself before the host had issued the batch";
+  EXPECT_GE(st->issue_ms, 1300.0);
   EXPECT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0);
   st = p->RunHeld(batch, 2);
   ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_TRUE(st->held);
   EXPECT_TRUE(p->Run(batch, 4).ok());
 }
 

@@ -202,7 +202,9 @@ class StreamController {
   // Its device part: the model's device paths corrected by the measured residuals, without the
   // bound of the host's measured issue time (PredictMs is the larger of the two): what a batch
   // takes when the host's issue is hidden (StreamPipeline::RunHeld). Before any n was measured
-  // off the issue bound, the single-factor prediction (as PredictMs).
+  // off the issue bound, the single-factor prediction (as PredictMs). Where the batches report
+  // no issue times, or at fewer than two n, there is no issue line and the device paths include
+  // the fitted T4 path (as PredictMs): then it equals PredictMs.
   double DevicePredictMs(int streams, std::int64_t items) const;
   // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
   // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.

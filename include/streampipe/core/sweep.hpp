@@ -81,7 +81,8 @@ struct SweepPoint {
   // not count. NaN where not measured (--held=0, every gate timed out, older CSVs).
   double held_ms = std::numeric_limits<double>::quiet_NaN();
   // The device part of the calibrated prediction (StreamController::DevicePredictMs: without
-  // the bound of the host's issue time), to compare with held_ms; NaN where not computed.
+  // the bound of the host's measured issue line; the same as calibrated_ms where the adaptive
+  // run measured no issue line), to compare with held_ms; NaN where not computed.
   double calibrated_device_ms = std::numeric_limits<double>::quiet_NaN();
   // The current model's device paths alone (the calibrated traits with the host's issue cost
   // s = 0: no T4 path), to compare with held_ms; NaN where not computed.

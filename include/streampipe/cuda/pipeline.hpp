@@ -68,8 +68,9 @@ class StreamPipeline {
   // kernel on the origin stream spins on a host flag that the pipeline sets once the batch is
   // issued, and every stream of the batch waits for it. elapsed_ms is then the device's time
   // alone, without the gaps where the GPU waits for the host to issue the next sub-chunk --
-  // what the architecture models predict; issue_ms is still the host's. Not a sample for the
-  // controller (BatchStats::held). Unavailable when the gate opened itself after 1 s before the
+  // what the architecture models predict (a few µs of cross-stream event waits included);
+  // issue_ms is still the host's. Not a sample for the controller, and not a sign that the host
+  // fell behind. BatchStats::held is false when the gate opened itself after 1 s before the
   // host had issued the batch (a launch queue full behind the held streams, or a stalled host):
   // the batch completed and its output is right, but its time is not the device's alone.
   absl::StatusOr<BatchStats> RunHeld(const HostBatch& batch, int streams);

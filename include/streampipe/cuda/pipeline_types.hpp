@@ -133,7 +133,9 @@ struct BatchStats {
   // instantiating its graph took (0 when a cached graph was replayed; not in issue_ms).
   bool graph = false;
   double graph_build_ms = 0.0;
-  bool held = false;  // run behind a gate (StreamPipeline::RunHeld): the device's time alone
+  // Run behind a gate that held it until it was issued (StreamPipeline::RunHeld): the device's
+  // time alone. False for RunHeld when the gate opened itself first (the host took over 1 s).
+  bool held = false;
   ComponentTimes components;  // measured, for kind == kMeasure
   bool staged_in = false;     // input was pageable and went through pinned staging
   bool staged_out = false;
