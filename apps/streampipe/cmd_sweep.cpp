@@ -270,14 +270,13 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
     const double device = ap.controller().DevicePredictMs(pt.streams, c.items);
     if (device > 0.0) pt.calibrated_device_ms = device;  // 0: nothing measured, not computed
-    PredictorErrors& e = errs;
     if (std::isfinite(pt.held_ms) && std::isfinite(pt.calibrated_device_ms)) {
-      e.device.push_back(std::abs(pt.calibrated_device_ms / pt.held_ms - 1.0));
+      errs.device.push_back(std::abs(pt.calibrated_device_ms / pt.held_ms - 1.0));
     }
-    e.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
-    e.single_factor.push_back(
+    errs.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
+    errs.single_factor.push_back(
         std::abs(ap.controller().SingleFactorPredictMs(pt.streams, c.items) / pt.median_ms - 1.0));
-    if (std::isfinite(pt.halves_ratio)) e.halves.push_back(std::abs(pt.halves_ratio - 1.0));
+    if (std::isfinite(pt.halves_ratio)) errs.halves.push_back(std::abs(pt.halves_ratio - 1.0));
   }
   int best_i = 0;
   for (std::size_t i = 0; i < cfg.size(); ++i) {

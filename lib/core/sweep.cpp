@@ -366,6 +366,17 @@ ModelAccuracy AccuracyOf(std::string name, std::vector<double> errors) {
   return a;
 }
 
+// A row of the repeatability and device-time tables: predictor, points, median, max, over 10 %.
+std::string MarkdownRow(const ModelAccuracy& a) {
+  return absl::StrCat("| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error), " | ",
+                      Percent(a.max_rel_error), " | ", a.over_10_percent, " |\n");
+}
+std::string TextRow(const ModelAccuracy& a) {
+  return absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a.model, a.points,
+                         Percent(a.median_rel_error), Percent(a.max_rel_error),
+                         a.over_10_percent);
+}
+
 bool AnyHeld(const SweepSummary& s) {
   return std::any_of(s.device_accuracy.begin(), s.device_accuracy.end(),
                      [](const ModelAccuracy& a) { return a.points > 0; });
@@ -583,13 +594,21 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
 
   SweepSummary summary;
   // Accuracy.
+  // Each predictor's relative error against `measured` over the points where both are finite.
+  auto against = [&](auto measured) {
+    return [&points, measured](std::string name, auto predicted) {
+      std::vector<double> errors;
+      for (const SweepPoint& p : points) {
+        const double pred = predicted(p);
+        const double m = measured(p);
+        if (std::isfinite(pred) && std::isfinite(m)) errors.push_back(std::abs(pred - m) / m);
+      }
+      return AccuracyOf(std::move(name), std::move(errors));
+    };
+  };
+  const auto wall = against([](const SweepPoint& p) { return p.median_ms; });
   auto accuracy = [&](std::string name, auto predicted) {
-    std::vector<double> errors;
-    for (const SweepPoint& p : points) {
-      const double pred = predicted(p);
-      if (std::isfinite(pred)) errors.push_back(std::abs(pred - p.median_ms) / p.median_ms);
-    }
-    summary.accuracy.push_back(AccuracyOf(std::move(name), std::move(errors)));
+    summary.accuracy.push_back(wall(std::move(name), predicted));
   };
   for (std::size_t m = 0; m < kSweepModelCount; ++m) {
     accuracy(std::string(ModelName(kAllModelKinds[m])),
@@ -668,15 +687,9 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       std::move(repeatable));
 
   // The device's time alone.
+  const auto held = against([](const SweepPoint& p) { return p.held_ms; });
   auto device = [&](std::string name, auto predicted) {
-    std::vector<double> errors;
-    for (const SweepPoint& p : points) {
-      const double pred = predicted(p);
-      if (std::isfinite(pred) && std::isfinite(p.held_ms)) {
-        errors.push_back(std::abs(pred - p.held_ms) / p.held_ms);
-      }
-    }
-    summary.device_accuracy.push_back(AccuracyOf(std::move(name), std::move(errors)));
+    summary.device_accuracy.push_back(held(std::move(name), predicted));
   };
   for (std::size_t m = 0; m < kSweepModelCount; ++m) {
     device(std::string(ModelName(kAllModelKinds[m])),
@@ -729,8 +742,7 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                   "| over | points | median | max | over 10% |\n"
                   "| --- | ---: | ---: | ---: | ---: |\n");
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
-    absl::StrAppend(&out, "| ", a->model, " | ", a->points, " | ", Percent(a->median_rel_error),
-                    " | ", Percent(a->max_rel_error), " | ", a->over_10_percent, " |\n");
+    absl::StrAppend(&out, MarkdownRow(*a));
   }
   if (AnyHeld(summary)) {
     absl::StrAppend(&out,
@@ -739,10 +751,7 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                     "the host had enqueued them all (held_ms): the device's time alone.\n\n"
                     "| predictor | points | median | max | over 10% |\n"
                     "| --- | ---: | ---: | ---: | ---: |\n");
-    for (const ModelAccuracy& a : summary.device_accuracy) {
-      absl::StrAppend(&out, "| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error),
-                      " | ", Percent(a.max_rel_error), " | ", a.over_10_percent, " |\n");
-    }
+    for (const ModelAccuracy& a : summary.device_accuracy) absl::StrAppend(&out, MarkdownRow(a));
   }
   return out;
 }
@@ -773,19 +782,13 @@ std::string SummaryText(const SweepSummary& summary) {
   absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "over", "points",
                                         "median", "max", "over 10%"));
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
-    absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a->model, a->points,
-                                          Percent(a->median_rel_error),
-                                          Percent(a->max_rel_error), a->over_10_percent));
+    absl::StrAppend(&out, TextRow(*a));
   }
   if (AnyHeld(summary)) {
     absl::StrAppend(&out, "Device time (against batches held until issued):\n");
     absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "predictor", "points",
                                           "median", "max", "over 10%"));
-    for (const ModelAccuracy& a : summary.device_accuracy) {
-      absl::StrAppend(&out, absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a.model, a.points,
-                                            Percent(a.median_rel_error),
-                                            Percent(a.max_rel_error), a.over_10_percent));
-    }
+    for (const ModelAccuracy& a : summary.device_accuracy) absl::StrAppend(&out, TextRow(a));
   }
   return out;
 }

@@ -255,6 +255,8 @@ class StreamPipeline::Impl {
   // Enqueues the gate on the slot's origin and makes the streams of a call-by-call batch at n
   // wait for it (a graph is launched on the origin itself).
   absl::Status Hold(Slot& slot, int n);
+  // Lets the gate Hold enqueued run out (the host's side of it).
+  void OpenGate() { std::atomic_ref<std::uint32_t>(gate_.data()->open).store(1); }
 
   PipelineOptions opt_;
   PinnedBuffer<detail::GateWords> gate_;  // allocated at the first held batch
@@ -950,7 +952,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
     if (!st.ok()) {
       // Open a gate that may be enqueued and let it finish (bounded) before its words are reused.
       if (gate_) {
-        std::atomic_ref<std::uint32_t>(gate_.data()->open).store(1);
+        OpenGate();
         if (slot.start_event().Record(slot.origin).ok()) {
           (void)slot.start_event().Wait(opt_.wait_timeout);
         }
@@ -965,7 +967,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
                                                             issue_begin)
                       .count();
   // Open the gate on every path: on failure the part enqueued must be able to finish.
-  if (hold) std::atomic_ref<std::uint32_t>(gate_.data()->open).store(1);
+  if (hold) OpenGate();
   ++next_index_;
   if (!st.ok()) {
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.

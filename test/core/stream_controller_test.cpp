@@ -30,28 +30,12 @@ class SimulatedCard {
   // Noise-free time of a batch of `items` (reference 1e6) at n streams: the device's paths
   // (times device_scale) or the host's issue time, whichever is longer.
   double Exact(const Workload2& w, int n, std::int64_t items) const {
-    const double s = static_cast<double>(items) / 1e6;
-    Workload wl;
-    wl.times = {w.h2d_ms * s, w.kernel_ms * s, w.d2h_ms * s};
-    DeviceTraits device = truth_;
-    device.sub_chunk_cost_ms = 0.0;
-    auto terms = ComputeModelTerms(device, wl);
-    const double base = MakeModel(ModelKind::kCurrent)->Predict(*terms, n).total_ms;
-    // The unknown hardware-queue effect past 16 streams.
-    const double unknown = n > 16 ? unknown_ms_ * (n - 16) : 0.0;
-    return std::max(device_scale_ * base, IssueMs(n)) + unknown;
+    return std::max(DevicePathsMs(w, n, items), IssueMs(n)) + UnknownMs(n);
   }
   // The device's time alone, as a batch held until issued measures it (RunHeld): without the
   // host's issue bound.
   double DeviceExact(const Workload2& w, int n, std::int64_t items) const {
-    const double s = static_cast<double>(items) / 1e6;
-    Workload wl;
-    wl.times = {w.h2d_ms * s, w.kernel_ms * s, w.d2h_ms * s};
-    DeviceTraits device = truth_;
-    device.sub_chunk_cost_ms = 0.0;
-    auto terms = ComputeModelTerms(device, wl);
-    const double base = MakeModel(ModelKind::kCurrent)->Predict(*terms, n).total_ms;
-    return device_scale_ * base + (n > 16 ? unknown_ms_ * (n - 16) : 0.0);
+    return DevicePathsMs(w, n, items) + UnknownMs(n);
   }
   void SetUnknownEffect(double ms_per_stream) { unknown_ms_ = ms_per_stream; }
   // The device paths take `scale` times what the model says (a shape no c explains).
@@ -83,6 +67,19 @@ class SimulatedCard {
   }
 
  private:
+  // The device's paths: the current model with the true traits and no issue cost, times
+  // device_scale.
+  double DevicePathsMs(const Workload2& w, int n, std::int64_t items) const {
+    const double s = static_cast<double>(items) / 1e6;
+    Workload wl;
+    wl.times = {w.h2d_ms * s, w.kernel_ms * s, w.d2h_ms * s};
+    DeviceTraits device = truth_;
+    device.sub_chunk_cost_ms = 0.0;
+    auto terms = ComputeModelTerms(device, wl);
+    return device_scale_ * MakeModel(ModelKind::kCurrent)->Predict(*terms, n).total_ms;
+  }
+  // The unknown hardware-queue effect past 16 streams.
+  double UnknownMs(int n) const { return n > 16 ? unknown_ms_ * (n - 16) : 0.0; }
   // The host's issue time: fixed + s n where batches report it, else the model's T4 (s + s n).
   double IssueMs(int n) const {
     const double fixed = issue_fixed_ms_ > 0.0 ? issue_fixed_ms_ : truth_.sub_chunk_cost_ms;

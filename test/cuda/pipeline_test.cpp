@@ -665,7 +665,7 @@ TEST_F(PipelineTest, HeldBatchesAreRightInEveryOrderAndMode) {
 // A host that takes longer than the gate's 1 s to issue the batch: the gate opens itself, the
 // batch completes right, and RunHeld says it was not held (its time is not the device's alone);
 // the pipeline goes on.
-TEST_F(PipelineTest, AGateThatOpensItselfIsNamedAndTheBatchIsStillRight) {
+TEST_F(PipelineTest, AGateThatOpensItselfIsReportedAndTheBatchIsStillRight) {
   constexpr std::int64_t kItems = 1 << 12;
   auto in = *PinnedBuffer<float>::Create(kItems);
   auto out = *PinnedBuffer<float>::Create(kItems);
