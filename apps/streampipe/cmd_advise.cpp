@@ -30,6 +30,7 @@ struct AdviseFlags {
   double h2d_gbps = 0.0, d2h_gbps = 0.0, duplex_gbps = 0.0;
   double h2d_latency_ms = 0.0, d2h_latency_ms = 0.0, gap_ms = 0.0;
   double stream_overhead_ms = 0.0;
+  double idle_stream_overhead_ms = 0.0;
   double sub_chunk_ms = 0.0;
   int copy_engines = 0;
   bool implicit_sync = false;
@@ -53,7 +54,8 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
       {"h2d-gbps", f.h2d_gbps},           {"d2h-gbps", f.d2h_gbps},
       {"duplex-gbps", f.duplex_gbps},     {"h2d-latency-ms", f.h2d_latency_ms},
       {"d2h-latency-ms", f.d2h_latency_ms}, {"gap-ms", f.gap_ms},
-      {"stream-overhead-ms", f.stream_overhead_ms}, {"sub-chunk-ms", f.sub_chunk_ms}};
+      {"stream-overhead-ms", f.stream_overhead_ms},
+      {"idle-stream-overhead-ms", f.idle_stream_overhead_ms}, {"sub-chunk-ms", f.sub_chunk_ms}};
   for (const auto& [name, v] : numeric) {
     absl::Status s = RequireFiniteNonNegative(fs, name, v);
     if (!s.ok()) return s;
@@ -70,6 +72,7 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
   if (fs.WasSet("d2h-latency-ms")) t.d2h.latency_ms = f.d2h_latency_ms;
   if (fs.WasSet("gap-ms")) t.h2d.gap_ms = t.d2h.gap_ms = f.gap_ms;
   if (fs.WasSet("stream-overhead-ms")) t.stream_overhead_ms = f.stream_overhead_ms;
+  if (fs.WasSet("idle-stream-overhead-ms")) t.idle_stream_overhead_ms = f.idle_stream_overhead_ms;
   if (fs.WasSet("sub-chunk-ms")) t.sub_chunk_cost_ms = f.sub_chunk_ms;
   if (fs.WasSet("copy-engines")) {
     if (f.copy_engines < 0 || f.copy_engines > 16) {
@@ -130,7 +133,11 @@ int RunAdvise(const std::vector<std::string>& args) {
   fs.Add("h2d-latency-ms", &f.h2d_latency_ms, "L+o of a host-to-device copy (ms)");
   fs.Add("d2h-latency-ms", &f.d2h_latency_ms, "L+o of a device-to-host copy (ms)");
   fs.Add("gap-ms", &f.gap_ms, "g: gap between back-to-back copies (ms)");
-  fs.Add("stream-overhead-ms", &f.stream_overhead_ms, "per-stream cost tsc (ms)");
+  fs.Add("stream-overhead-ms", &f.stream_overhead_ms,
+         "per-stream cost: tsc of seed 000, c of the current model beside a busy link (ms)");
+  fs.Add("idle-stream-overhead-ms", &f.idle_stream_overhead_ms,
+         "c0: the current model's per-stream cost beside an idle link (ms); default: the "
+         "profile's, none in the anchors (c for every sub-chunk)");
   fs.Add("sub-chunk-ms", &f.sub_chunk_ms,
          "s: cost of one more tiny sub-chunk, the current model's issue bound (ms)");
   fs.Add("copy-engines", &f.copy_engines, "copy engines (asyncEngineCount)");

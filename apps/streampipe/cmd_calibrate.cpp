@@ -26,12 +26,16 @@ int RunCalibrate(const std::vector<std::string>& args) {
   bool quick = false;
   int repetitions = 21;
   std::int64_t max_mib = 256;
+  bool idle_overhead = true;
   FlagSet fs(kCommand, "[flags]");
   fs.Add("device", &device, "CUDA device index");
   fs.Add("output", &output, "write the profile (TOML) here; default: print it");
   fs.Add("quick", &quick, "fewer sizes and repetitions (about 0.3 s)");
   fs.Add("repetitions", &repetitions, "repetitions per measurement (medians)");
   fs.Add("max-mib", &max_mib, "largest copy in MiB");
+  fs.Add("idle-overhead", &idle_overhead,
+         "measure c0 from held tiny sub-chunks (--no-idle-overhead: c for every sub-chunk, "
+         "the model before run 81)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (repetitions < 1 || repetitions > 1001) {
     return Fail(kCommand, kExitUsage,
@@ -49,6 +53,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   o.quick = quick;
   o.repetitions = repetitions;
   o.max_bytes = static_cast<std::size_t>(max_mib) << 20;
+  o.measure_idle_overhead = idle_overhead;
   absl::StatusOr<Calibration> c = Calibrate(o);
   if (!c.ok()) {
     return Fail(kCommand, c.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
@@ -70,11 +75,26 @@ int RunCalibrate(const std::vector<std::string>& args) {
       "  duplex     %.2f GB/s together in a two-stream test; fitted to the sweep: %.2f GB/s each\n"
       "  g          h2d %.2f us   d2h %.2f us\n"
       "  sub-chunk  %.2f us per stream (4 KiB in, empty kernel, 4 KiB out)\n"
-      "  c          %.2f us per stream (current model, fitted to the add-scalar sweep)\n",
+      "  c          %.2f us per stream beside a busy link (current model, fitted to the "
+      "add-scalar sweep)\n",
       t.h2d.latency_ms * 1e3, t.d2h.latency_ms * 1e3, Gbps(t.h2d.ms_per_byte),
       Gbps(t.d2h.ms_per_byte), c->profile.duplex_gbps, Gbps(t.h2d.duplex_ms_per_byte),
       t.h2d.gap_ms * 1e3, t.d2h.gap_ms * 1e3,
       t.sub_chunk_cost_ms * 1e3, t.stream_overhead_ms * 1e3);
+  if (t.idle_stream_overhead_ms >= 0.0) {
+    std::cerr << absl::StrFormat(
+        "  c0         %.2f us per stream beside an idle link (held tiny sub-chunks: %.2f us "
+        "each, less g h2d)\n",
+        t.idle_stream_overhead_ms * 1e3, c->held_sub_chunk_ms * 1e3);
+    std::cerr << "    held n ms:";
+    for (const SweepSample& w : c->held_sub_chunks) {
+      std::cerr << absl::StrFormat(" %d %.4f", w.streams, w.measured_ms);
+    }
+    std::cerr << "\n";
+  } else {
+    std::cerr << "  c0         not measured (" << c->idle_overhead_error
+              << "): c applies to every sub-chunk\n";
+  }
   if (c->measured_h2d_gap_ms > t.h2d.gap_ms) {
     std::cerr << absl::StrFormat(
         "  note: g h2d measured %.2f us back to back, more than the sweep's per-stream cost allows "

@@ -49,6 +49,10 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
     s->Double("streams.stream_overhead_ms",
               [](P& p) -> double& { return p.traits.stream_overhead_ms; }, 0.0, 1e3,
               "c: per-stream overhead of the current-GPU model, fitted to a pipeline sweep (ms)");
+    s->Double("streams.idle_stream_overhead_ms",
+              [](P& p) -> double& { return p.traits.idle_stream_overhead_ms; }, -1.0, 1e3,
+              "c0: per-stream overhead where the other direction is idle, from held batches of "
+              "tiny sub-chunks (ms); -1: not measured, c applies to every sub-chunk");
     s->Double("streams.sub_chunk_cost_ms",
               [](P& p) -> double& { return p.traits.sub_chunk_cost_ms; }, 0.0, 1e3,
               "s: tiny copy in + empty kernel + copy out per extra stream (ms); the current "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -70,18 +71,20 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
         out.host_bound.empty() ? "; two unknowns need two or more"
                                : "; the fit needs four or more where the host set any"));
   }
+  const bool has_idle = t.idle_stream_overhead_ms >= 0.0;
+  const double c0 = has_idle ? t.idle_stream_overhead_ms : 0.0;
   const auto base = [&](double n) {
     return t.h2d_latency_ms + t.h2d_ms / n + t.h2d_gap_ms * (n - 1.0) + t.kernel_ms / n +
-           t.d2h_latency_ms + t.d2h_ms / n;
+           t.d2h_latency_ms + t.d2h_ms / n + c0 * (n - 1.0);
   };
-  std::vector<double> a, y, scale;
-  for (const InSituPoint& p : pts) {
-    const double n = p.streams;
-    a.push_back((n - 1.0) / n);
-    a.push_back(n - 1.0);
-    y.push_back(p.ms - base(n));
-    scale.push_back(p.ms);
-  }
+  // phi u(n) (n-1): how much of c - c0 the copy-in path pays at n, for a duplex copy time x'
+  // (both directions slowed alike, as calibration writes them) and overhead c.
+  const double phi = t.h2d_ms > 0.0 ? std::min(1.0, t.d2h_ms / t.h2d_ms) : 0.0;
+  const auto weight = [&](double n, double duplex, double c) {
+    const double other = t.h2d_ms > 0.0 ? t.d2h_ms * duplex / t.h2d_ms : 0.0;
+    if (!(other > 0.0)) return 0.0;
+    return phi * (n - 1.0) * other / (other + std::max(0.0, t.d2h_gap_ms + c) * n);
+  };
   // Both directions at once cannot be faster than one alone, nor slower than the two in turn:
   // a fit that needs either explains a burst with the wrong parameters (run 48 without n = 32:
   // every other n within 5 %, with c = 19 us and the duplex copy 0.62 x a copy alone).
@@ -91,9 +94,32 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
   };
   // The fewest points left out (up to 2, keeping 4) so that the rest agree with their fit: a
   // burst of other traffic while one n was measured (run 61: n = 4 42 % slow put c at 0 and
-  // the duplex copy 30 % slow) is one such point.
-  absl::StatusOr<RobustFit> fit =
-      FitLeastSquaresLeavingOut(a, 2, y, scale, kInSituTolerance, 2, 4, plausible);
+  // the duplex copy 30 % slow) is one such point. `w` gives the second regressor at n (the
+  // share of c - c0 paid), null for n - 1.
+  const auto robust_fit = [&](const std::function<double(double)>& w) {
+    std::vector<double> a, y, scale;
+    for (const InSituPoint& p : pts) {
+      const double n = p.streams;
+      a.push_back((n - 1.0) / n);
+      a.push_back(w ? w(n) : n - 1.0);
+      y.push_back(p.ms - base(n));
+      scale.push_back(p.ms);
+    }
+    return FitLeastSquaresLeavingOut(a, 2, y, scale, kInSituTolerance, 2, 4, plausible);
+  };
+  absl::StatusOr<RobustFit> fit = robust_fit(nullptr);
+  // The coefficient of the second regressor is c - c0 where c0 is measured, c otherwise.
+  // Where c0 is measured, rounds of the fit with u from the last round's x' and c until they
+  // settle (a few rounds: u moves little with them).
+  for (int round = 0; has_idle && fit.ok() && round < 20; ++round) {
+    const double duplex = fit->fit.coefficients[0];
+    const double k = fit->fit.coefficients[1];
+    fit = robust_fit([&, duplex, c = c0 + k](double n) { return weight(n, duplex, c); });
+    if (fit.ok() && std::abs(fit->fit.coefficients[0] - duplex) < 1e-10 &&
+        std::abs(fit->fit.coefficients[1] - k) < 1e-10) {
+      break;
+    }
+  }
   if (!fit.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("in-situ fit: the measured n cannot tell x' from c (", fit.status().message(),
@@ -101,7 +127,7 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
   }
   out.duplex_ms = fit->fit.coefficients[0];
   out.duplex_plausible = plausible(fit->fit);
-  const double c = fit->fit.coefficients[1];
+  const double c = c0 + fit->fit.coefficients[1];
   out.stream_overhead_ms = std::max(0.0, c);
   // A negative c: the per-stream cost the sweep sees on the copy-in path (g + c) is below the
   // measured g alone, so g was timed slow; the sweep's total is kept where it can be.
@@ -115,8 +141,9 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
   for (std::size_t i = 0; i < pts.size(); ++i) {
     if (left[i]) continue;
     const double n = pts[i].streams;
+    const double paid = has_idle ? weight(n, out.duplex_ms, out.stream_overhead_ms) : n - 1.0;
     const double model = base(n) + (out.h2d_gap_ms - t.h2d_gap_ms) * (n - 1.0) +
-                         out.duplex_ms * (n - 1.0) / n + out.stream_overhead_ms * (n - 1.0);
+                         out.duplex_ms * (n - 1.0) / n + (out.stream_overhead_ms - c0) * paid;
     out.max_residual = std::max(out.max_residual, std::abs(model / pts[i].ms - 1.0));
   }
   return out;

@@ -244,6 +244,27 @@ class VenevaRegression final : public StreamModel {
 // the duplex G, plus a per-stream overhead c(n-1) fitted on the card. At n = 1 it returns the
 // measured non-streamed time exactly. docs/models.md, "The current-GPU model".
 class CurrentModel final : public StreamModel {
+  // The per-stream overhead of one direction's copy path, (n-1) times c_eff(n):
+  //   c_eff(n) = c0 + (c - c0) * phi * u(n),  u(n) = (x'_o/n) / (x'_o/n + g_o + c),
+  // phi the share of this direction's copy time the other direction is busy (as for x_eff) and
+  // u(n) how much of each of the other direction's sub-chunk copies moves data rather than
+  // pays its own overhead. c is what a sub-chunk costs beside a saturated link (the
+  // calibration's symmetric sweep), c0 what it costs beside an idle one (tiny sub-chunks
+  // held). Without c0 (< 0), c for every sub-chunk.
+  static Affine Overhead(const ModelTerms& t, double x_self, double x_other, double xdup_other,
+                         double gap_other) {
+    const double c = t.stream_overhead;
+    if (!(t.idle_stream_overhead >= 0.0)) return Lin(c);
+    const double c0 = t.idle_stream_overhead;
+    Affine out = Lin(c0);
+    const double phi = x_self > 0.0 ? std::min(1.0, x_other / x_self) : 0.0;
+    if (phi > 0.0 && xdup_other > 0.0 && c != c0) {
+      out.c_sat = (c - c0) * phi;
+      out.sat_rate = std::max(0.0, gap_other + c) / xdup_other;
+    }
+    return out;
+  }
+
  public:
   ModelKind kind() const override { return ModelKind::kCurrent; }
 
@@ -253,16 +274,17 @@ class CurrentModel final : public StreamModel {
     const Affine overlapped_dh{t.xeff_dh, -t.xeff_dh, 0.0, 0.0};
     const Affine first_hd = Sum(K(t.lat_hd), PerN(t.x_hd));
     const Affine last_dh = Sum(K(t.lat_dh), PerN(t.x_dh));
-    const Affine c = Lin(t.stream_overhead);
     const Regime r = Regime::kSingle;
     PathSet set = Three(
         // Copy-in bound: first chunk alone, the rest at the duplex rate, then the last kernel
-        // and copy-out. The per-stream overhead c is paid on the copy engines' path.
-        {Sum(first_hd, overlapped_hd), PerN(t.t_e), last_dh, Sum(Lin(t.gap_hd), c), r},
+        // and copy-out. The per-stream overhead is paid on the copy engines' path.
+        {Sum(first_hd, overlapped_hd), PerN(t.t_e), last_dh,
+         Sum(Lin(t.gap_hd), Overhead(t, t.x_hd, t.x_dh, t.xdup_dh, t.gap_dh)), r},
         // Kernel bound: the other streams' copies and launches hide under the kernels.
         {first_hd, K(t.t_e), last_dh, K(0.0), r},
         // Copy-out bound.
-        {first_hd, PerN(t.t_e), Sum(last_dh, overlapped_dh), Sum(Lin(t.gap_dh), c), r});
+        {first_hd, PerN(t.t_e), Sum(last_dh, overlapped_dh),
+         Sum(Lin(t.gap_dh), Overhead(t, t.x_dh, t.x_hd, t.xdup_hd, t.gap_hd)), r});
     if (t.sub_chunk > 0.0) {
       // Issue bound (T4): sub-chunks start no faster than one per s, however small they are;
       // the last one then runs its copy in, kernel and copy out.
@@ -272,10 +294,14 @@ class CurrentModel final : public StreamModel {
   }
 
   // No paper closed form: each path is a + b/n + d(n-1) with b, d >= 0 (for a duplex slowdown
-  // under 2x), so the max is convex and golden-section search finds its exact minimizer.
+  // under 2x), plus k (n-1)/(1 + h n) where c0 is measured. The first is convex; with the
+  // second each path's derivative crosses zero at most once (d + k(1+h)/(1+hn)^2 - b/n^2 = 0
+  // where k(1+h) n^2/(1+hn)^2 - b, increasing in n, meets -d n^2, decreasing), so each path is
+  // unimodal, the max of them too (its sublevel sets are intersections of intervals), and
+  // golden-section search finds its exact minimizer.
   std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
-    if (!(t.stream_overhead > 0.0) && !(t.gap_hd > 0.0) && !(t.gap_dh > 0.0) &&
-        !(t.sub_chunk > 0.0)) {
+    if (!(t.stream_overhead > 0.0) && !(t.idle_stream_overhead > 0.0) && !(t.gap_hd > 0.0) &&
+        !(t.gap_dh > 0.0) && !(t.sub_chunk > 0.0)) {
       return std::nullopt;  // nothing penalises more streams: unbounded
     }
     return ConvexOptimum(LinearizedModel(*this, t));
@@ -496,6 +522,11 @@ absl::Status ValidateTraits(const DeviceTraits& traits) {
     absl::Status s = CheckField(what, v);
     if (!s.ok()) return s;
   }
+  if (!std::isfinite(traits.idle_stream_overhead_ms)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("idle_stream_overhead_ms (c0) is ", traits.idle_stream_overhead_ms,
+                     ": it must be finite (negative: not measured)"));
+  }
   if (traits.copy_engines < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("copy_engines is ", traits.copy_engines, ": it must be >= 0"));
@@ -564,6 +595,7 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   t.xeff_dh = t.x_dh + (t.xdup_dh - t.x_dh) * phi_dh;
   t.t_e = w.times.kernel_ms;
   t.stream_overhead = traits.stream_overhead_ms;
+  t.idle_stream_overhead = traits.idle_stream_overhead_ms;
   t.sub_chunk = traits.sub_chunk_cost_ms;
   t.problem_size = w.problem_size;
   t.bytes_hd = w.bytes.h2d;

@@ -22,29 +22,51 @@
 #include "streampipe/cuda/stream.hpp"
 #include "streampipe/cuda/workloads.hpp"
 #include "streampipe/status_macros.hpp"
+#include "gate.hpp"
 
 namespace streampipe {
 namespace {
 
 constexpr std::chrono::milliseconds kTimeout{30000};
+// A held tiny-sub-chunk time may be off the line through the others by this much (their
+// slope, a few us per sub-chunk, is what c0 comes from).
+constexpr double kHeldTolerance = 0.10;
 
 struct Bench {
   Stream s1, s2;
   TimedEvent a, b, c;
+  PinnedBuffer<detail::GateWords> gate;  // held measurements (TimeSamples)
 };
 
 // Times `body` (which enqueues on the given streams) `reps` times after `warmup` runs, from an
 // event before to an event after; appends the times in ms to `out`, and the host's time in
-// body() (the issue time: enqueueing, not running) to `issue` if given.
+// body() (the issue time: enqueueing, not running) to `issue` if given. `held`: b.s1 waits
+// behind a gate (lib/cuda/gate.hpp) until body() has returned, so the time is the device's
+// alone; body() must make every other stream it uses wait for b.s1 first. Unavailable when the
+// gate opened itself (the host took over kGateTimeoutNs to enqueue).
 absl::Status TimeSamples(Bench& b, int warmup, int reps, const std::function<absl::Status()>& body,
-                         std::vector<double>* out, std::vector<double>* issue = nullptr) {
+                         std::vector<double>* out, std::vector<double>* issue = nullptr,
+                         bool held = false) {
   for (int r = 0; r < warmup + reps; ++r) {
+    if (held) {
+      *b.gate.data() = detail::GateWords{};
+      STREAMPIPE_CUDA_RETURN_IF_ERROR(
+          detail::LaunchGate(b.gate.data(), detail::kGateTimeoutNs, b.s1.get()));
+    }
     STREAMPIPE_RETURN_IF_ERROR(b.a.Record(b.s1));
     const auto start = std::chrono::steady_clock::now();
-    STREAMPIPE_RETURN_IF_ERROR(body());
+    const absl::Status enqueued = body();
     const std::chrono::duration<double, std::milli> host = std::chrono::steady_clock::now() - start;
+    if (held) detail::OpenGate(b.gate.data());
+    STREAMPIPE_RETURN_IF_ERROR(enqueued);
     STREAMPIPE_RETURN_IF_ERROR(b.b.Record(b.s1));
     STREAMPIPE_RETURN_IF_ERROR(b.b.Wait(kTimeout));
+    if (held && b.gate.data()->timed_out != 0) {
+      return absl::UnavailableError(absl::StrCat(
+          "a held calibration batch: the gate opened itself after ",
+          detail::kGateTimeoutNs / 1000000, " ms, before the host had enqueued the batch (",
+          host.count(), " ms)"));
+    }
     STREAMPIPE_ASSIGN_OR_RETURN(float ms, ElapsedMs(b.a, b.b));
     if (r >= warmup) {
       out->push_back(ms);
@@ -74,7 +96,7 @@ struct RoundMedians {
 // one i's times, not its median (run 61: n = 4 of the add-scalar sweep 42 % slow in one go).
 absl::StatusOr<RoundMedians> MediansInRounds(
     Bench& b, int warmup, int reps, int count,
-    const std::function<std::function<absl::Status()>(int)>& body) {
+    const std::function<std::function<absl::Status()>(int)>& body, bool held = false) {
   constexpr int kRounds = 3;
   const int per_round = std::max(3, (reps + kRounds - 1) / kRounds);
   std::vector<std::vector<double>> times(static_cast<std::size_t>(count));
@@ -83,7 +105,8 @@ absl::StatusOr<RoundMedians> MediansInRounds(
     for (int k = 0; k < count; ++k) {
       const std::size_t i = static_cast<std::size_t>(r % 2 == 0 ? k : count - 1 - k);
       STREAMPIPE_RETURN_IF_ERROR(TimeSamples(b, r == 0 ? warmup : 1, per_round,
-                                             body(static_cast<int>(i)), &times[i], &issue[i]));
+                                             body(static_cast<int>(i)), &times[i], &issue[i],
+                                             held));
     }
   }
   RoundMedians out;
@@ -121,6 +144,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   STREAMPIPE_ASSIGN_OR_RETURN(b.a, TimedEvent::Create());
   STREAMPIPE_ASSIGN_OR_RETURN(b.b, TimedEvent::Create());
   STREAMPIPE_ASSIGN_OR_RETURN(b.c, TimedEvent::Create());
+  STREAMPIPE_ASSIGN_OR_RETURN(b.gate, PinnedBuffer<detail::GateWords>::Create(1));
   STREAMPIPE_ASSIGN_OR_RETURN(auto h1, PinnedBuffer<std::byte>::Create(max_bytes));
   STREAMPIPE_ASSIGN_OR_RETURN(auto h2, PinnedBuffer<std::byte>::Create(max_bytes));
   STREAMPIPE_ASSIGN_OR_RETURN(auto d1, DeviceBuffer<std::byte>::Create(max_bytes));
@@ -269,16 +293,18 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   auto fan = [&](int n, PerStream per_stream) {
     return TimeIt(b, warm, reps, fan_out(n, std::move(per_stream)));
   };
+  const PerStream tiny_sub_chunk = [&](int i, cudaStream_t s) -> absl::Status {
+    const std::size_t off = static_cast<std::size_t>(i) * 4096;
+    STREAMPIPE_RETURN_IF_ERROR(
+        copy(d1.data() + off, h1.data() + off, 4096, cudaMemcpyHostToDevice, s));
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchEmptyKernel(s));
+    return copy(h2.data() + off, d1.data() + off, 4096, cudaMemcpyDeviceToHost, s);
+  };
+  auto tiny = [&](int n) { return fan_out(n, tiny_sub_chunk); };
   {
     std::vector<double> x, y;
     for (int n : {1, 2, 4, 8, 16, 32}) {
-      STREAMPIPE_ASSIGN_OR_RETURN(double ms, fan(n, [&](int i, cudaStream_t s) -> absl::Status {
-        const std::size_t off = static_cast<std::size_t>(i) * 4096;
-        STREAMPIPE_RETURN_IF_ERROR(
-            copy(d1.data() + off, h1.data() + off, 4096, cudaMemcpyHostToDevice, s));
-        STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchEmptyKernel(s));
-        return copy(h2.data() + off, d1.data() + off, 4096, cudaMemcpyDeviceToHost, s);
-      }));
+      STREAMPIPE_ASSIGN_OR_RETURN(double ms, fan(n, tiny_sub_chunk));
       x.push_back(n);
       y.push_back(ms);
     }
@@ -295,6 +321,50 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       sxx += (x[i] - mx) * (x[i] - mx);
     }
     t.sub_chunk_cost_ms = std::max(0.0, sxy / sxx);
+  }
+
+  // c0: the same tiny sub-chunks held (every stream forked from b.s1 behind the gate), so that
+  // the host's issue time, which sets the time above, is hidden and the slope is the device's
+  // cost per sub-chunk: on the copy-in path g + c0, the other direction's 4 KiB copies leaving
+  // its link idle (docs/models.md, "The current-GPU model"). n in rounds; a robust line, as
+  // for g. A gate that opened itself (a host stalled for a second) leaves c0 unmeasured.
+  if (!o.measure_idle_overhead) {
+    cal.idle_overhead_error = "not asked for";
+  } else {
+    constexpr int kNs[] = {1, 2, 4, 8, 16, 32, 64};
+    STREAMPIPE_ASSIGN_OR_RETURN(Event fork, Event::Create());
+    absl::StatusOr<RoundMedians> held = MediansInRounds(
+        b, warm, reps, static_cast<int>(std::size(kNs)),
+        [&](int i) -> std::function<absl::Status()> {
+          const int n = kNs[static_cast<std::size_t>(i)];
+          return [&, n, body = tiny(n)]() -> absl::Status {
+            STREAMPIPE_RETURN_IF_ERROR(fork.Record(b.s1));
+            for (int k = 0; k < n; ++k) {
+              STREAMPIPE_RETURN_IF_ERROR(fork.MakeStreamWait(pool[static_cast<std::size_t>(k)]));
+            }
+            return body();
+          };
+        },
+        /*held=*/true);
+    if (held.ok()) {
+      std::vector<double> a;
+      for (int n : kNs) a.insert(a.end(), {1.0, n - 1.0});
+      absl::StatusOr<RobustFit> line =
+          FitLeastSquaresLeavingOut(a, 2, held->ms, held->ms, kHeldTolerance, 2, 4);
+      if (line.ok()) {
+        cal.held_sub_chunk_ms = line->fit.coefficients[1];
+        t.idle_stream_overhead_ms = std::max(0.0, cal.held_sub_chunk_ms - t.h2d.gap_ms);
+        for (std::size_t i = 0; i < std::size(kNs); ++i) {
+          cal.held_sub_chunks.push_back({kNs[i], held->ms[i], 0.0, held->issue_ms[i]});
+        }
+      } else {
+        cal.idle_overhead_error = std::string(line.status().message());
+      }
+    } else if (held.status().code() == absl::StatusCode::kUnavailable) {
+      cal.idle_overhead_error = std::string(held.status().message());
+    } else {
+      return held.status();
+    }
   }
 
   // G' and c in situ: the add-scalar pipeline (at most 64 MiB each way, one iteration: copy
@@ -357,6 +427,8 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     in_situ.h2d_latency_ms = t.h2d.latency_ms;
     in_situ.d2h_latency_ms = t.d2h.latency_ms;
     in_situ.h2d_gap_ms = t.h2d.gap_ms;
+    in_situ.d2h_gap_ms = t.d2h.gap_ms;
+    in_situ.idle_stream_overhead_ms = t.idle_stream_overhead_ms;
     in_situ.h2d_ms = std::max(0.0, th1 - t.h2d.latency_ms);
     in_situ.d2h_ms = std::max(0.0, td1 - t.d2h.latency_ms);
     in_situ.kernel_ms = tk1;

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace streampipe::detail {
@@ -26,6 +27,12 @@ struct GateWords {
 // after enqueueing the held work; a gate that times out keeps a blocked enqueue (a launch queue
 // full behind the held stream) from deadlocking the process.
 cudaError_t LaunchGate(GateWords* words, std::uint64_t timeout_ns, cudaStream_t stream);
+
+// How long a held batch's gate waits for the host before it opens itself.
+inline constexpr std::uint64_t kGateTimeoutNs = 1000000000;
+
+// Opens the gate (the host's side): the work behind it may run.
+inline void OpenGate(GateWords* words) { std::atomic_ref<std::uint32_t>(words->open).store(1); }
 
 }  // namespace streampipe::detail
 

@@ -98,8 +98,7 @@ namespace {
 
 constexpr int kMaxInFlight = 8;
 constexpr int kMaxStreams = 1024;
-// How long a held batch's gate waits for the host before it opens itself (RunHeld).
-constexpr std::uint64_t kGateTimeoutNs = 1000000000;
+using detail::kGateTimeoutNs;  // how long a held batch's gate waits for the host (RunHeld)
 
 // Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)?
 bool IsPinned(const void* p) {
@@ -256,7 +255,7 @@ class StreamPipeline::Impl {
   // wait for it (a graph is launched on the origin itself).
   absl::Status Hold(Slot& slot, int n);
   // Lets the gate Hold enqueued run out (the host's side of it).
-  void OpenGate() { std::atomic_ref<std::uint32_t>(gate_.data()->open).store(1); }
+  void OpenGate() { detail::OpenGate(gate_.data()); }
 
   PipelineOptions opt_;
   PinnedBuffer<detail::GateWords> gate_;  // allocated at the first held batch

@@ -8,6 +8,14 @@ namespace {
 
 const std::string kBin = STREAMPIPE_BIN;
 
+// `command` succeeds and chooses `streams`.
+void ExpectChosen(const std::string& command, int streams) {
+  CommandResult r = RunCommand(command);
+  ASSERT_EQ(r.exit_code, 0) << command << ": " << r.err;
+  EXPECT_NE(r.out.find("chosen: " + std::to_string(streams) + " streams"), std::string::npos)
+      << command << ": " << r.out;
+}
+
 TEST(AdviseCliTest, AnchorsChooseSixteen) {
   CommandResult r = RunCommand(kBin +
                                " advise --h2d-ms=1.230 --kernel-ms=0.064 --d2h-ms=1.222 "
@@ -24,12 +32,24 @@ TEST(AdviseCliTest, SubChunkCostBoundsTheSplit) {
                            " advise --h2d-ms=0.047 --kernel-ms=0.5 --d2h-ms=0.046 "
                            "--h2d-bytes=2097152 --d2h-bytes=2097152 --max-streams=128 "
                            "--powers-of-two";
-  CommandResult without = RunCommand(base);
-  ASSERT_EQ(without.exit_code, 0) << without.err;
-  EXPECT_NE(without.out.find("chosen: 64 streams"), std::string::npos) << without.out;
-  CommandResult with = RunCommand(base + " --sub-chunk-ms=0.0118");
-  ASSERT_EQ(with.exit_code, 0) << with.err;
-  EXPECT_NE(with.out.find("chosen: 32 streams"), std::string::npos) << with.out;
+  ExpectChosen(base, 64);
+  ExpectChosen(base + " --sub-chunk-ms=0.0118", 32);
+}
+
+// The same 2 MiB each way under a 0.2 ms kernel with c = 3.8 us: small sub-chunks beside a
+// link their other direction barely uses cost c0 = 1 us instead, and the split goes further.
+TEST(AdviseCliTest, IdleStreamOverheadLetsSmallSubChunksSplitFurther) {
+  const std::string base = kBin +
+                           " advise --h2d-ms=0.047 --kernel-ms=0.2 --d2h-ms=0.046 "
+                           "--h2d-bytes=2097152 --d2h-bytes=2097152 --max-streams=128 "
+                           "--powers-of-two --stream-overhead-ms=0.0038";
+  ExpectChosen(base, 16);
+  ExpectChosen(base + " --idle-stream-overhead-ms=0.001", 32);
+  CommandResult bad = RunCommand(base + " --idle-stream-overhead-ms=-1");
+  EXPECT_EQ(bad.exit_code, 64);
+  EXPECT_NE(bad.err.find("--idle-stream-overhead-ms=-1: must be a finite number >= 0"),
+            std::string::npos)
+      << bad.err;
 }
 
 TEST(AdviseCliTest, JsonHasTheDocumentedKeys) {

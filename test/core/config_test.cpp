@@ -275,5 +275,24 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
   EXPECT_FALSE(ParseDeviceProfile("[h2d]\nlatency_ms = 0.1\n", "p.toml").ok());  // no name
 }
 
+TEST(DeviceProfileTest, C0RoundTripsAndOlderProfilesLeaveItUnmeasured) {
+  DeviceProfile p;
+  p.traits = DeviceTraits::H100Anchors();
+  p.traits.idle_stream_overhead_ms = 0.00103;
+  absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->traits.idle_stream_overhead_ms, 0.00103);
+  // A profile written before c0 existed: no key, c applies to every sub-chunk.
+  back = ParseDeviceProfile("[device]\nname = \"NVIDIA H100 80GB HBM3\"\n", "old.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_LT(back->traits.idle_stream_overhead_ms, 0.0);
+  // Below -1 is out of range, and the error names the key.
+  back = ParseDeviceProfile(
+      "[device]\nname = \"x\"\n[streams]\nidle_stream_overhead_ms = -2.0\n", "bad.toml");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.status().message().find("idle_stream_overhead_ms"), std::string::npos)
+      << back.status();
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -87,6 +90,100 @@ TEST(ModelTest, CurrentModelIssueBoundCoversTinySubChunks) {
   DeviceTraits only_s;
   only_s.sub_chunk_cost_ms = 0.01;
   ASSERT_TRUE(model->ClosedFormOptimum(Terms(only_s, AnchorsIters1())).has_value());
+}
+
+// The profile of run 79's full sweep (docs/evidence/run79/full/h100.toml), with c0 = 1.0 us:
+// held batches of tiny sub-chunks grow by about 3.6 us each there, g h2d being 2.62.
+DeviceTraits Run79Traits(double c0_ms) {
+  DeviceTraits t;
+  t.copy_engines = 3;
+  t.h2d = {.latency_ms = 0.003808, .ms_per_byte = 1.8600e-08, .gap_ms = 0.002616,
+           .duplex_ms_per_byte = 2.2323e-08};
+  t.d2h = {.latency_ms = 0.003008, .ms_per_byte = 1.8222e-08, .gap_ms = 0.002105,
+           .duplex_ms_per_byte = 2.1869e-08};
+  t.stream_overhead_ms = 0.003811;
+  t.idle_stream_overhead_ms = c0_ms;
+  return t;
+}
+
+// Held batches (the device's time alone) of run 79's full sweep, graph issue, depth-first:
+// small sub-chunks cost far less than g + c each, large ones beside a busy link about that.
+TEST(ModelTest, CurrentModelWithC0FollowsHeldBatchesOfSmallSubChunks) {
+  auto model = MakeModel(ModelKind::kCurrent);
+  struct Case {
+    const char* what;
+    ComponentTimes times;
+    double in_bytes, out_bytes;
+    std::vector<std::pair<int, double>> held;  // n, ms
+    double tolerance;       // the model with c0, at every n listed
+    double old_over;        // the model without c0 over the held time at the largest n, at least
+  };
+  const Case cases[] = {
+      {"matmul p = 256 (512 KiB each way)",
+       {.h2d_ms = 0.018352, .kernel_ms = 0.020480, .d2h_ms = 0.017504},
+       524288, 524288,
+       {{8, 0.0653}, {16, 0.0903}, {32, 0.1459}, {64, 0.2482}, {128, 0.4640}},
+       0.12, 1.7},
+      {"histogram, 1.5 MiB in, 64 KiB out",
+       {.h2d_ms = 0.035488, .kernel_ms = 0.013264, .d2h_ms = 0.008576},
+       1622016, 65536,
+       {{8, 0.0749}, {16, 0.1051}, {32, 0.1640}, {64, 0.2815}},
+       0.12, 1.5},
+      {"add-scalar, 2.7 MiB in, 61 MiB out",
+       {.h2d_ms = 0.063936, .kernel_ms = 0.269568, .d2h_ms = 1.172960},
+       2796200, 64312600,
+       {{8, 1.2742}, {16, 1.2863}, {32, 1.3157}, {64, 1.3929}, {128, 1.5806}},
+       0.04, 1.2},
+  };
+  for (const Case& c : cases) {
+    Workload w;
+    w.times = c.times;
+    w.bytes = {c.in_bytes, c.out_bytes};
+    const ModelTerms with = Terms(Run79Traits(0.001), w);
+    const ModelTerms without = Terms(Run79Traits(-1.0), w);
+    EXPECT_NEAR(model->Predict(with, 1).total_ms, w.times.total_ms(), 1e-12) << c.what;
+    for (auto [n, ms] : c.held) {
+      EXPECT_NEAR(model->Predict(with, n).total_ms / ms, 1.0, c.tolerance) << c.what << " n=" << n;
+      EXPECT_LE(model->Predict(with, n).total_ms, model->Predict(without, n).total_ms + 1e-12)
+          << c.what << " n=" << n;  // c0 < c: never more
+    }
+    const auto [n_last, ms_last] = c.held.back();
+    EXPECT_GT(model->Predict(without, n_last).total_ms / ms_last, c.old_over) << c.what;
+  }
+}
+
+TEST(ModelTest, CurrentModelWithC0EqualToCIsTheModelWithoutIt) {
+  auto model = MakeModel(ModelKind::kCurrent);
+  const ModelTerms same = Terms(Run79Traits(0.003811), AnchorsIters1());
+  const ModelTerms none = Terms(Run79Traits(-1.0), AnchorsIters1());
+  for (int n = 1; n <= 1024; n *= 2) {
+    EXPECT_DOUBLE_EQ(model->Predict(same, n).total_ms, model->Predict(none, n).total_ms) << n;
+  }
+}
+
+// The paths with c0 are not convex in n but each is unimodal, and so is their max: the
+// golden-section optimum is the minimum a dense scan finds, and the parts sum to the total.
+TEST(ModelTest, CurrentModelWithC0HasTheOptimumADenseScanFinds) {
+  auto model = MakeModel(ModelKind::kCurrent);
+  for (double mib : {0.5, 2.0, 16.0, 64.0, 256.0}) {
+    for (double kernel_ms : {0.01, 0.3, 3.0}) {
+      Workload w;
+      w.bytes = {mib * (1 << 20), mib * (1 << 20) / 3.0};
+      w.times.kernel_ms = kernel_ms;
+      const ModelTerms t = Terms(Run79Traits(0.001), w);
+      const LinearizedModel lin(*model, t);
+      const std::optional<double> opt = model->ClosedFormOptimum(t);
+      ASSERT_TRUE(opt.has_value());
+      double best = lin.TotalMs(1.0);
+      for (double n = 1.0; n <= 8192.0; n *= 1.001) best = std::min(best, lin.TotalMs(n));
+      EXPECT_LE(lin.TotalMs(*opt), best * (1.0 + 1e-9)) << mib << " MiB, tE " << kernel_ms;
+      for (int n = 1; n <= 256; n *= 4) {
+        const Prediction p = model->Predict(t, n);
+        EXPECT_NEAR(p.parts.h2d_ms + p.parts.kernel_ms + p.parts.d2h_ms + p.parts.overhead_ms,
+                    p.total_ms, 1e-12);
+      }
+    }
+  }
 }
 
 // Continuous mode: the host issues n sub-chunks per batch, so s bounds the period at s n.
@@ -224,6 +321,14 @@ TEST(ModelTest, InvalidInputsNameTheField) {
   t = ComputeModelTerms(bad, AnchorsIters1());
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("sub_chunk_cost_ms"), std::string::npos);
+  bad = traits;
+  bad.idle_stream_overhead_ms = std::numeric_limits<double>::quiet_NaN();
+  t = ComputeModelTerms(bad, AnchorsIters1());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("idle_stream_overhead_ms"), std::string::npos);
+  // Negative is "not measured", not an error.
+  bad.idle_stream_overhead_ms = -1.0;
+  EXPECT_TRUE(ComputeModelTerms(bad, AnchorsIters1()).ok());
   // Bytes without a G and without a time cannot give a transfer time.
   DeviceTraits no_g;
   Workload bytes_only;

@@ -143,6 +143,15 @@ TEST_F(PipelineTest, CalibrationFitsTheAddScalarSweepOnThisCard) {
   EXPECT_LT(t.h2d.gap_ms, 0.02);
   EXPECT_LT(t.d2h.gap_ms, 0.02);
   EXPECT_GE(t.h2d.duplex_ms_per_byte, t.h2d.ms_per_byte);
+  // c0 from held tiny sub-chunks: measured (no gate opened itself on a host this idle), the
+  // device's cost per sub-chunk well under the host's issue cost s, and times that grow with n.
+  EXPECT_TRUE(c->idle_overhead_error.empty()) << c->idle_overhead_error;
+  EXPECT_GE(t.idle_stream_overhead_ms, 0.0);
+  EXPECT_LT(t.idle_stream_overhead_ms, 0.02);
+  ASSERT_EQ(c->held_sub_chunks.size(), 7u);
+  EXPECT_GT(c->held_sub_chunks.back().measured_ms, c->held_sub_chunks.front().measured_ms);
+  EXPECT_GT(c->held_sub_chunk_ms, 0.0);
+  EXPECT_LT(c->held_sub_chunk_ms, t.sub_chunk_cost_ms) << "held below the host's issue cost";
   for (const SweepSample& w : c->sweep) {
     EXPECT_GT(w.measured_ms, 0.0);
     // The host's time enqueueing the batch: some, and more for more streams' calls.

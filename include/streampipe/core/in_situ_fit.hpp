@@ -21,6 +21,10 @@ struct InSituTerms {
   double h2d_latency_ms = 0.0;  // L+o of each direction
   double d2h_latency_ms = 0.0;
   double h2d_gap_ms = 0.0;      // g between back-to-back copies in
+  double d2h_gap_ms = 0.0;      // and out (with c, the copy out's per-sub-chunk overhead)
+  // c0, the per-stream overhead beside an idle link (held tiny sub-chunks); negative: not
+  // measured, and c is fitted as the overhead of every sub-chunk.
+  double idle_stream_overhead_ms = -1.0;
   double h2d_ms = 0.0;          // transfer time of the whole batch's copy in, latency removed
   double d2h_ms = 0.0;          // and of its copy out
   double kernel_ms = 0.0;       // the whole batch's kernel
@@ -67,7 +71,10 @@ inline constexpr double kMaxDuplexRatio = 2.0;
 
 // Least squares of T(n) = L+o_hd + x_hd/n + g(n-1) + tE/n + L+o_dh + x_dh/n
 //                         + x'_hd (n-1)/n + c (n-1)
-// over the points with n >= 2, in x'_hd and c. First the points the host set are kept out:
+// over the points with n >= 2, in x'_hd and c. Where c0 is measured, the last term is the
+// current model's c0 (n-1) + (c - c0) phi u(n) (n-1) (docs/models.md), u(n) depending on x'
+// and c themselves: the fit above gives the first u, and rounds of the fit with u from the last
+// round's x' and c the next, until they settle (at most 20). First the points the host set are kept out:
 // those whose issue time is at least kInSituIssueBound of their time, or exceeds the host's
 // usual rate (the median of issue / n over the timed points) times n by more than
 // kInSituTolerance of their time (a host stalled while it enqueued leaves the GPU idle, and no

@@ -10,6 +10,7 @@
 #ifndef STREAMPIPE_CORE_MODEL_TYPES_HPP_
 #define STREAMPIPE_CORE_MODEL_TYPES_HPP_
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 
@@ -56,6 +57,12 @@ struct DeviceTraits {
   // Cost of one more stream (sub-chunk): tsc of seed 000 (toh = tsc * nStreams), the per-stream
   // term c of our current-GPU model. Milliseconds per stream.
   double stream_overhead_ms = 0.0;
+  // c0: the per-stream overhead of the current-GPU model where the other direction's link is
+  // idle (tiny sub-chunks, or one direction only); c above is the overhead where it streams
+  // all the time. The model weighs them by how busy the other direction is per sub-chunk
+  // (docs/models.md, "The current-GPU model"). Negative: not measured, c applies to every
+  // sub-chunk (the model before run 81; the anchors measured none).
+  double idle_stream_overhead_ms = -1.0;
   // Cost of one more sub-chunk when the sub-chunks are tiny (4 KiB copy in, empty kernel, 4 KiB
   // copy out per stream, streamed): the rate at which the host issues and the GPU starts
   // sub-chunks. Bounds a batch from below at s(n-1) plus one sub-chunk (docs/models.md, T4).
@@ -94,6 +101,7 @@ struct ModelTerms {
   double gap_hd = 0.0;
   double gap_dh = 0.0;
   double stream_overhead = 0.0;
+  double idle_stream_overhead = -1.0;  // DeviceTraits::idle_stream_overhead_ms (< 0: use c)
   double sub_chunk = 0.0;  // DeviceTraits::sub_chunk_cost_ms
   double problem_size = 0.0;
   double bytes_hd = 0.0;
@@ -115,22 +123,34 @@ struct Breakdown {
   double overhead_ms = 0.0;  // Per-stream overhead (toh, g terms of repeated copies, c*n).
 };
 
-// A time as a function of the stream count n: c0 + c_inv/n + c_lin*(n-1) + c_log*log2(n).
-// Every model's critical paths are of this form (docs/models.md, "Evaluation").
+// A time as a function of the stream count n: c0 + c_inv/n + c_lin*(n-1) + c_log*log2(n)
+// + c_sat*(n-1)/(1 + sat_rate*n). Every model's critical paths are of this form
+// (docs/models.md, "Evaluation"). The last term is a per-stream cost that fades as the
+// sub-chunks shrink (the current model's overhead weighted by how busy the other direction is,
+// (n-1) Y/(Y + D n) with sat_rate = D/Y). A sum keeps one saturating term: two with different
+// rates are not representable (no model adds them; operator+= asserts it).
 struct Affine {
   double c0 = 0.0;
   double c_inv = 0.0;
   double c_lin = 0.0;
   double c_log = 0.0;
+  double c_sat = 0.0;
+  double sat_rate = 0.0;
 
   double At(double n, double inv_n, double log2_n) const {
-    return c0 + c_inv * inv_n + c_lin * (n - 1.0) + c_log * log2_n;
+    const double sat = c_sat != 0.0 ? c_sat * (n - 1.0) / (1.0 + sat_rate * n) : 0.0;
+    return c0 + c_inv * inv_n + c_lin * (n - 1.0) + c_log * log2_n + sat;
   }
   Affine& operator+=(const Affine& o) {
     c0 += o.c0;
     c_inv += o.c_inv;
     c_lin += o.c_lin;
     c_log += o.c_log;
+    if (o.c_sat != 0.0) {
+      assert(c_sat == 0.0 || sat_rate == o.sat_rate);
+      sat_rate = o.sat_rate;
+      c_sat += o.c_sat;
+    }
     return *this;
   }
 };

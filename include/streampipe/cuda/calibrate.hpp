@@ -1,7 +1,8 @@
 // Calibrates the transfer parameters of a device by micro-benchmarks (van Werkhoven et al.,
 // seed 003, section V-A): L+o per direction (1-byte copies), G per direction (copies of 4 MiB
 // and up), both directions at once, the gap g between back-to-back copies, the cost of a tiny
-// sub-chunk per stream, and, fitted together by least squares to an add-scalar pipeline sweep
+// sub-chunk per stream (as the host issues it, s, and held until issued, the device's: c0),
+// and, fitted together by least squares to an add-scalar pipeline sweep
 // (n = 1..64, in three rounds; streampipe/core/in_situ_fit.hpp), the duplex G' and the
 // per-stream overhead c of the current-GPU model.
 // Warms up first; every figure is a median.
@@ -29,6 +30,9 @@ struct CalibrationOptions {
   int repetitions = 21;        // per measurement (quick: 7); the median is kept
   std::size_t max_bytes = std::size_t{256} << 20;  // largest copy (quick: 64 MiB)
   bool fit_stream_overhead = true;  // run the add-scalar sweep that fits c
+  // Time tiny sub-chunks held until issued for c0 (DeviceTraits::idle_stream_overhead_ms);
+  // false leaves it unmeasured (-1): c for every sub-chunk, the model before run 81.
+  bool measure_idle_overhead = true;
 };
 
 struct CopySample {
@@ -62,6 +66,11 @@ struct Calibration {
   double sweep_misfit = 0.0;            // largest |model_ms / measured - 1| over the kept n
   bool sweep_duplex_plausible = false;  // the fit's x' was used (else the two-stream test's)
   std::string sweep_fit_error;          // why the sweep gave no fit (c stays 0); empty if it did
+  // Tiny sub-chunks held until issued (medians of three rounds; model_ms unused): their slope,
+  // the device's cost per sub-chunk, less g in, is c0 (profile idle_stream_overhead_ms).
+  std::vector<SweepSample> held_sub_chunks;
+  double held_sub_chunk_ms = 0.0;
+  std::string idle_overhead_error;  // why c0 stays unmeasured (-1); empty if it was measured
 };
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
