@@ -1,4 +1,5 @@
 // streampipe advise: the model's prediction for each candidate n and the chosen n.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -54,8 +55,7 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
       {"h2d-gbps", f.h2d_gbps},           {"d2h-gbps", f.d2h_gbps},
       {"duplex-gbps", f.duplex_gbps},     {"h2d-latency-ms", f.h2d_latency_ms},
       {"d2h-latency-ms", f.d2h_latency_ms}, {"gap-ms", f.gap_ms},
-      {"stream-overhead-ms", f.stream_overhead_ms},
-      {"idle-stream-overhead-ms", f.idle_stream_overhead_ms}, {"sub-chunk-ms", f.sub_chunk_ms}};
+      {"stream-overhead-ms", f.stream_overhead_ms}, {"sub-chunk-ms", f.sub_chunk_ms}};
   for (const auto& [name, v] : numeric) {
     absl::Status s = RequireFiniteNonNegative(fs, name, v);
     if (!s.ok()) return s;
@@ -72,7 +72,14 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
   if (fs.WasSet("d2h-latency-ms")) t.d2h.latency_ms = f.d2h_latency_ms;
   if (fs.WasSet("gap-ms")) t.h2d.gap_ms = t.d2h.gap_ms = f.gap_ms;
   if (fs.WasSet("stream-overhead-ms")) t.stream_overhead_ms = f.stream_overhead_ms;
-  if (fs.WasSet("idle-stream-overhead-ms")) t.idle_stream_overhead_ms = f.idle_stream_overhead_ms;
+  if (fs.WasSet("idle-stream-overhead-ms")) {
+    if (!std::isfinite(f.idle_stream_overhead_ms)) {
+      return absl::InvalidArgumentError(absl::StrCat("--idle-stream-overhead-ms=",
+                                                     f.idle_stream_overhead_ms,
+                                                     ": must be a finite number (negative: off)"));
+    }
+    t.idle_stream_overhead_ms = std::max(-1.0, f.idle_stream_overhead_ms);
+  }
   if (fs.WasSet("sub-chunk-ms")) t.sub_chunk_cost_ms = f.sub_chunk_ms;
   if (fs.WasSet("copy-engines")) {
     if (f.copy_engines < 0 || f.copy_engines > 16) {
@@ -136,8 +143,8 @@ int RunAdvise(const std::vector<std::string>& args) {
   fs.Add("stream-overhead-ms", &f.stream_overhead_ms,
          "per-stream cost: tsc of seed 000, c of the current model beside a busy link (ms)");
   fs.Add("idle-stream-overhead-ms", &f.idle_stream_overhead_ms,
-         "c0: the current model's per-stream cost beside an idle link (ms); default: the "
-         "profile's, none in the anchors (c for every sub-chunk)");
+         "c0: the current model's per-stream cost beside an idle link (ms); negative: off (c "
+         "for every sub-chunk); default: the profile's, off in the anchors");
   fs.Add("sub-chunk-ms", &f.sub_chunk_ms,
          "s: cost of one more tiny sub-chunk, the current model's issue bound (ms)");
   fs.Add("copy-engines", &f.copy_engines, "copy engines (asyncEngineCount)");

@@ -97,8 +97,9 @@ int RunCalibrate(const std::vector<std::string>& args) {
   }
   if (c->measured_h2d_gap_ms > t.h2d.gap_ms) {
     std::cerr << absl::StrFormat(
-        "  note: g h2d measured %.2f us back to back, more than the sweep's per-stream cost allows "
-        "(that test in a burst?): the profile keeps %.2f us, for every model\n",
+        "  note: g h2d measured %.2f us back to back, more than the held sub-chunks' or the "
+        "sweep's per-stream cost allows (that test in a burst?): the profile keeps %.2f us, for "
+        "every model\n",
         c->measured_h2d_gap_ms * 1e3, t.h2d.gap_ms * 1e3);
   }
   if (!c->sweep.empty()) {

@@ -111,11 +111,16 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
   // The coefficient of the second regressor is c - c0 where c0 is measured, c otherwise.
   // Where c0 is measured, rounds of the fit with u from the last round's x' and c until they
   // settle (a few rounds: u moves little with them).
+  // A round that cannot fit (no share of c - c0 paid at any n: nothing goes out, or x' <= 0)
+  // leaves the last round's fit, the one with c - c0 paid whole, standing.
   for (int round = 0; has_idle && fit.ok() && round < 20; ++round) {
     const double duplex = fit->fit.coefficients[0];
     const double k = fit->fit.coefficients[1];
-    fit = robust_fit([&, duplex, c = c0 + k](double n) { return weight(n, duplex, c); });
-    if (fit.ok() && std::abs(fit->fit.coefficients[0] - duplex) < 1e-10 &&
+    absl::StatusOr<RobustFit> next =
+        robust_fit([&, duplex, c = c0 + k](double n) { return weight(n, duplex, c); });
+    if (!next.ok()) break;
+    fit = std::move(next);
+    if (std::abs(fit->fit.coefficients[0] - duplex) < 1e-10 &&
         std::abs(fit->fit.coefficients[1] - k) < 1e-10) {
       break;
     }
@@ -125,6 +130,7 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
         absl::StrCat("in-situ fit: the measured n cannot tell x' from c (", fit.status().message(),
                      ")"));
   }
+  out.idle_stream_overhead_ms = has_idle ? c0 : -1.0;
   out.duplex_ms = fit->fit.coefficients[0];
   out.duplex_plausible = plausible(fit->fit);
   const double c = c0 + fit->fit.coefficients[1];
@@ -147,6 +153,25 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
     out.max_residual = std::max(out.max_residual, std::abs(model / pts[i].ms - 1.0));
   }
   return out;
+}
+
+absl::StatusOr<InSituFit> FitInSituWithIdle(InSituTerms terms, std::span<const InSituPoint> sweep,
+                                            double held_sub_chunk_ms) {
+  if (!Positive(held_sub_chunk_ms)) {
+    return absl::InvalidArgumentError(absl::StrCat("in-situ fit: held tiny sub-chunks cost ",
+                                                   held_sub_chunk_ms,
+                                                   " ms each; it must be finite and > 0"));
+  }
+  double gap = std::min(terms.h2d_gap_ms, held_sub_chunk_ms);
+  absl::StatusOr<InSituFit> fit;
+  for (int pass = 0; pass < 3; ++pass) {
+    terms.h2d_gap_ms = gap;
+    terms.idle_stream_overhead_ms = std::max(0.0, held_sub_chunk_ms - gap);
+    fit = FitInSitu(terms, sweep);
+    if (!fit.ok() || !(fit->h2d_gap_ms < gap)) break;
+    gap = fit->h2d_gap_ms;
+  }
+  return fit;
 }
 
 }  // namespace streampipe

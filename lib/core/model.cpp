@@ -300,9 +300,12 @@ class CurrentModel final : public StreamModel {
   // unimodal, the max of them too (its sublevel sets are intersections of intervals), and
   // golden-section search finds its exact minimizer.
   std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
-    if (!(t.stream_overhead > 0.0) && !(t.idle_stream_overhead > 0.0) && !(t.gap_hd > 0.0) &&
-        !(t.gap_dh > 0.0) && !(t.sub_chunk > 0.0)) {
-      return std::nullopt;  // nothing penalises more streams: unbounded
+    // What grows without bound in n: g, s, and the overhead every sub-chunk pays (c0 where
+    // measured; c's share beside a busy link saturates).
+    const double per_stream = t.idle_stream_overhead >= 0.0 ? t.idle_stream_overhead
+                                                             : t.stream_overhead;
+    if (!(per_stream > 0.0) && !(t.gap_hd > 0.0) && !(t.gap_dh > 0.0) && !(t.sub_chunk > 0.0)) {
+      return std::nullopt;  // nothing penalises more streams without bound
     }
     return ConvexOptimum(LinearizedModel(*this, t));
   }

@@ -263,6 +263,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
+  sampled_periods_ = false;
   issue_.clear();
   suggested_.reset();
   detector_.Reset();
@@ -364,10 +365,16 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // anchors the residual there, so that below the smallest n visited the correction runs
   // toward it instead of holding that n's (run 82 replayed: n = 1 predicted 9-13 % low for
   // add-scalar batches whose visited n sat 10 % under the model). Only once some n is
-  // measured (before, the whole model scales to n*'s level), and not for periods (steady
-  // state: the model's n = 1 is a period, the measurement a latency).
-  if (!cal.residuals.empty() && cal.residuals.front().first > 0.0 && reference_ &&
-      !options_.steady_state) {
+  // measured (before, the whole model scales to n*'s level); not where n = 1 was sampled
+  // (kept out above if the host bound it), nor where the host's issue time bounds the
+  // measurement itself; and not where the samples are periods (steady state, or overlapped
+  // batches: the measurement is one batch's latency).
+  const bool reference_issue_bound =
+      line && reference_ && reference_->issue_ms >= kIssueBound * reference_->measured_ms;
+  const auto at_one = samples_.find(1);
+  if (!cal.residuals.empty() && reference_ && !reference_issue_bound &&
+      (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
+      !sampled_periods_) {
     const double d = cal.device.TotalMs(1);
     const double t = reference_->measured_ms;
     if (d > 0.0 && t > 0.0) cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
@@ -713,6 +720,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
                    static_cast<double>(obs.items);
   Samples& s = samples_[plan.streams];
   s.ms.push_back(t);
+  sampled_periods_ = sampled_periods_ || obs.overlapped;
   if (s.ms.size() > kMaxSamplesPerN) s.ms.erase(s.ms.begin());
   s.last_observation = observations_;
   if (plan.streams == n_star_) ++star_samples_;

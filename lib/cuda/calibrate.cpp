@@ -53,7 +53,10 @@ absl::Status TimeSamples(Bench& b, int warmup, int reps, const std::function<abs
       STREAMPIPE_CUDA_RETURN_IF_ERROR(
           detail::LaunchGate(b.gate.data(), detail::kGateTimeoutNs, b.s1.get()));
     }
-    STREAMPIPE_RETURN_IF_ERROR(b.a.Record(b.s1));
+    if (const absl::Status recorded = b.a.Record(b.s1); !recorded.ok()) {
+      if (held) detail::OpenGate(b.gate.data());
+      return recorded;
+    }
     const auto start = std::chrono::steady_clock::now();
     const absl::Status enqueued = body();
     const std::chrono::duration<double, std::milli> host = std::chrono::steady_clock::now() - start;
@@ -376,6 +379,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // finish got more); in a pipeline the overlap is symmetric, which this fit measures. It
   // replaces G' when it is plausible (1 <= x'/x <= 2).
   t.stream_overhead_ms = 0.0;
+  if (!o.fit_stream_overhead && t.idle_stream_overhead_ms >= 0.0) {
+    t.idle_stream_overhead_ms = -1.0;  // no c to go with it (see below)
+    cal.idle_overhead_error = "no c beside a busy link to go with it (no sweep asked for)";
+  }
   if (o.fit_stream_overhead) {
     const std::size_t bytes = std::min<std::size_t>(max_bytes, std::size_t{64} << 20);
     const std::int64_t items = static_cast<std::int64_t>(bytes / sizeof(float));
@@ -426,13 +433,18 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     InSituTerms in_situ;
     in_situ.h2d_latency_ms = t.h2d.latency_ms;
     in_situ.d2h_latency_ms = t.d2h.latency_ms;
-    in_situ.h2d_gap_ms = t.h2d.gap_ms;
     in_situ.d2h_gap_ms = t.d2h.gap_ms;
-    in_situ.idle_stream_overhead_ms = t.idle_stream_overhead_ms;
     in_situ.h2d_ms = std::max(0.0, th1 - t.h2d.latency_ms);
     in_situ.d2h_ms = std::max(0.0, td1 - t.d2h.latency_ms);
     in_situ.kernel_ms = tk1;
-    absl::StatusOr<InSituFit> fit = FitInSitu(in_situ, measured);
+    // With c0 measured: g capped at the held slope, c0 = held - g, refitted where the fit
+    // lowers g (FitInSituWithIdle).
+    const bool held = t.idle_stream_overhead_ms >= 0.0;
+    in_situ.h2d_gap_ms = t.h2d.gap_ms;
+    absl::StatusOr<InSituFit> fit = held
+                                        ? FitInSituWithIdle(in_situ, measured, cal.held_sub_chunk_ms)
+                                        : FitInSitu(in_situ, measured);
+    if (fit.ok() && held) t.idle_stream_overhead_ms = fit->idle_stream_overhead_ms;
     if (fit.ok()) {
       if (fit->duplex_plausible) {
         const double ratio = fit->duplex_ms / in_situ.h2d_ms;
@@ -447,6 +459,11 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       cal.sweep_duplex_plausible = fit->duplex_plausible;
     } else {
       cal.sweep_fit_error = std::string(fit.status().message());
+    }
+    // c0 without a c beside a busy link would make a busy link cheaper than an idle one.
+    if (!fit.ok() && held) {
+      t.idle_stream_overhead_ms = -1.0;
+      cal.idle_overhead_error = "no c beside a busy link to go with it (the sweep gave no fit)";
     }
     // Report the model with the fitted parameters next to each measurement.
     Workload w;

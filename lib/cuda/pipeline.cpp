@@ -1175,6 +1175,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   obs.items = st.items;
   obs.measured_ms = observed_ms;
   obs.settled = settled;
+  obs.overlapped = overlapped;
   obs.issue_ms = first_at_n ? 0.0 : st.issue_ms;
   obs.components = st.components;
   obs.h2d_bytes = static_cast<double>(st.items * opt_.in_bytes_per_item);

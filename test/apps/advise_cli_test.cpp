@@ -45,9 +45,11 @@ TEST(AdviseCliTest, IdleStreamOverheadLetsSmallSubChunksSplitFurther) {
                            "--powers-of-two --stream-overhead-ms=0.0038";
   ExpectChosen(base, 16);
   ExpectChosen(base + " --idle-stream-overhead-ms=0.001", 32);
-  CommandResult bad = RunCommand(base + " --idle-stream-overhead-ms=-1");
+  // Negative switches c0 off (a profile's too): the model as without it.
+  ExpectChosen(base + " --idle-stream-overhead-ms=-1", 16);
+  CommandResult bad = RunCommand(base + " --idle-stream-overhead-ms=nan");
   EXPECT_EQ(bad.exit_code, 64);
-  EXPECT_NE(bad.err.find("--idle-stream-overhead-ms=-1: must be a finite number >= 0"),
+  EXPECT_NE(bad.err.find("--idle-stream-overhead-ms=nan: must be a finite number (negative: off)"),
             std::string::npos)
       << bad.err;
 }

@@ -106,6 +106,50 @@ TEST(InSituFitTest, WithC0MeasuredTheFitRecoversTheBusyLinksC) {
   EXPECT_LT(g->stream_overhead_ms, kC - 1e-4);
 }
 
+// c0 from held tiny sub-chunks (3.53 us each: g 2.53 + c0 1.0). A back-to-back g timed slow
+// (run 69: 13.3 us) is capped at the held slope, so the written model still charges a tiny
+// sub-chunk what the held ones took, and the sweep is still fitted exactly.
+TEST(InSituFitTest, WithHeldSubChunksC0AndGAddUpToTheirSlope) {
+  InSituTerms truth = H100Terms();
+  truth.d2h_gap_ms = 0.0021;
+  truth.idle_stream_overhead_ms = 0.001;
+  std::vector<InSituPoint> sweep;
+  for (int n : {1, 2, 4, 8, 16, 32, 64}) {
+    sweep.push_back({n, ModelWithIdle(truth, n, kDuplex, kC)});
+  }
+  const double held = truth.h2d_gap_ms + 0.001;
+  absl::StatusOr<InSituFit> f = FitInSituWithIdle(truth, sweep, held);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_NEAR(f->idle_stream_overhead_ms, 0.001, 1e-12);
+  EXPECT_EQ(f->h2d_gap_ms, truth.h2d_gap_ms);
+  EXPECT_NEAR(f->stream_overhead_ms, kC, 1e-6);
+  for (const double slow_gap : {0.004, 0.0133}) {
+    InSituTerms slow = truth;
+    slow.h2d_gap_ms = slow_gap;
+    f = FitInSituWithIdle(slow, sweep, held);
+    ASSERT_TRUE(f.ok()) << f.status();
+    EXPECT_NEAR(f->h2d_gap_ms + f->idle_stream_overhead_ms, held, 1e-12) << slow_gap;
+    EXPECT_LE(f->h2d_gap_ms, held) << slow_gap;
+    EXPECT_LT(f->max_residual, 1e-3) << slow_gap;
+  }
+  EXPECT_FALSE(FitInSituWithIdle(truth, sweep, 0.0).ok());
+  EXPECT_FALSE(FitInSituWithIdle(truth, sweep, std::nan("")).ok());
+}
+
+// With nothing copied out, no share of c - c0 is paid at any n: the rounds cannot fit, and the
+// fit with c - c0 paid whole stands instead of an error.
+TEST(InSituFitTest, WithC0AndNothingCopiedOutTheFitStillStands) {
+  InSituTerms t = H100Terms();
+  t.d2h_ms = 0.0;
+  t.d2h_latency_ms = 0.0;
+  t.idle_stream_overhead_ms = 0.001;
+  std::vector<InSituPoint> sweep;
+  for (int n : {1, 2, 4, 8, 16, 32, 64}) sweep.push_back({n, Model(t, n, 1.3, 0.002)});
+  absl::StatusOr<InSituFit> f = FitInSitu(t, sweep);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_NEAR(f->stream_overhead_ms, 0.002, 1e-9);
+}
+
 TEST(InSituFitTest, AGapTimedInABurstGivesWayToTheSweep) {
   // Run 69: the back-to-back copies timed g = 13.3 us (2.8 usual); the sweep's per-stream cost
   // g + c is what the pipeline pays, so c came out negative. Clipping c alone to 0 left the

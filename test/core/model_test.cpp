@@ -161,6 +161,17 @@ TEST(ModelTest, CurrentModelWithC0EqualToCIsTheModelWithoutIt) {
   }
 }
 
+// c's share saturates: with c0 = 0 and no gaps nor s, nothing grows without bound, and there is
+// no optimum to report (the search would return its bound).
+TEST(ModelTest, CurrentModelWithOnlyASaturatingOverheadHasNoOptimum) {
+  auto model = MakeModel(ModelKind::kCurrent);
+  DeviceTraits t = Run79Traits(0.0);
+  t.h2d.gap_ms = t.d2h.gap_ms = 0.0;
+  EXPECT_FALSE(model->ClosedFormOptimum(Terms(t, AnchorsIters1())).has_value());
+  t.idle_stream_overhead_ms = 0.0005;
+  EXPECT_TRUE(model->ClosedFormOptimum(Terms(t, AnchorsIters1())).has_value());
+}
+
 // The paths with c0 are not convex in n but each is unimodal, and so is their max: the
 // golden-section optimum is the minimum a dense scan finds, and the parts sum to the total.
 TEST(ModelTest, CurrentModelWithC0HasTheOptimumADenseScanFinds) {

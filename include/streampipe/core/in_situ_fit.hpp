@@ -48,6 +48,9 @@ struct InSituFit {
   // usual) made the fit's c negative, and c clipped to 0 then left the model 20 % over the
   // sweep at n = 64.
   double h2d_gap_ms = 0.0;
+  // c0 as the fit used it (FitInSituWithIdle: the held slope less the returned g); -1 when the
+  // fit had none.
+  double idle_stream_overhead_ms = -1.0;
   std::vector<int> left_out;  // n whose time the fit of the others does not explain
   // n whose time the host set or disturbed (kept out before the fit, see FitInSitu): such a
   // batch measures the host's enqueueing, not c.
@@ -87,6 +90,16 @@ inline constexpr double kMaxDuplexRatio = 2.0;
 // InvalidArgument for fewer than two points with distinct n >= 2, a time that is not finite and
 // > 0, or a component that is not finite and >= 0.
 absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const InSituPoint> sweep);
+
+// FitInSitu with c0 from the slope of held tiny sub-chunks (ms per sub-chunk): such a sub-chunk
+// pays g + c0 on the copy-in path, so c0 = held - g, g is at most `held` (a back-to-back test
+// timed slow, run 69's 13.3 us, would otherwise zero c0 and overstate every small sub-chunk),
+// and where the fit lowers g (its negative-c branch) c0 follows and the fit runs again (up to
+// three passes). The result's h2d_gap_ms and idle_stream_overhead_ms are the pair to write;
+// terms.h2d_gap_ms is the measured g and terms.idle_stream_overhead_ms is ignored.
+// InvalidArgument as FitInSitu, and for a held slope that is not finite and > 0.
+absl::StatusOr<InSituFit> FitInSituWithIdle(InSituTerms terms, std::span<const InSituPoint> sweep,
+                                            double held_sub_chunk_ms);
 
 }  // namespace streampipe
 

@@ -78,6 +78,9 @@ struct BatchObservation {
   // False when the time is not the batch's own: in continuous mode, a batch issued while
   // batches of another n were in flight shares the GPU with them. Counted, not sampled.
   bool settled = true;
+  // The time is the period of batches in flight together (continuous mode), not one batch's
+  // latency.
+  bool overlapped = false;
 };
 
 struct ExplorationOptions {
@@ -286,6 +289,7 @@ class StreamController {
   double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
   std::vector<double> learning_;
   std::map<int, Samples> samples_;
+  bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
