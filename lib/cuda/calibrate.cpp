@@ -354,14 +354,17 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       for (int n : kNs) a.insert(a.end(), {1.0, n - 1.0});
       absl::StatusOr<RobustFit> line =
           FitLeastSquaresLeavingOut(a, 2, held->ms, held->ms, kHeldTolerance, 2, 4);
-      if (line.ok()) {
-        cal.held_sub_chunk_ms = line->fit.coefficients[1];
-        t.idle_stream_overhead_ms = std::max(0.0, cal.held_sub_chunk_ms - t.h2d.gap_ms);
-        for (std::size_t i = 0; i < std::size(kNs); ++i) {
-          cal.held_sub_chunks.push_back({kNs[i], held->ms[i], 0.0, held->issue_ms[i]});
-        }
-      } else {
+      for (std::size_t i = 0; i < std::size(kNs); ++i) {
+        cal.held_sub_chunks.push_back({kNs[i], held->ms[i], 0.0, held->issue_ms[i]});
+      }
+      if (!line.ok()) {
         cal.idle_overhead_error = std::string(line.status().message());
+      } else if (!(line->fit.coefficients[1] > 0.0)) {
+        cal.idle_overhead_error = absl::StrCat("held tiny sub-chunks grew by ",
+                                               line->fit.coefficients[1] * 1e3,
+                                               " us each; a cost must be > 0");
+      } else {
+        cal.held_sub_chunk_ms = line->fit.coefficients[1];  // c0 comes with c, below
       }
     } else if (held.status().code() == absl::StatusCode::kUnavailable) {
       cal.idle_overhead_error = std::string(held.status().message());
@@ -379,8 +382,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // finish got more); in a pipeline the overlap is symmetric, which this fit measures. It
   // replaces G' when it is plausible (1 <= x'/x <= 2).
   t.stream_overhead_ms = 0.0;
-  if (!o.fit_stream_overhead && t.idle_stream_overhead_ms >= 0.0) {
-    t.idle_stream_overhead_ms = -1.0;  // no c to go with it (see below)
+  // c0 (DeviceTraits::idle_stream_overhead_ms) is written only with a fitted c: alone it would
+  // make a busy link cheaper than an idle one.
+  const bool held = cal.held_sub_chunk_ms > 0.0;
+  if (held && !o.fit_stream_overhead) {
     cal.idle_overhead_error = "no c beside a busy link to go with it (no sweep asked for)";
   }
   if (o.fit_stream_overhead) {
@@ -439,7 +444,6 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     in_situ.kernel_ms = tk1;
     // With c0 measured: g capped at the held slope, c0 = held - g, refitted where the fit
     // lowers g (FitInSituWithIdle).
-    const bool held = t.idle_stream_overhead_ms >= 0.0;
     in_situ.h2d_gap_ms = t.h2d.gap_ms;
     absl::StatusOr<InSituFit> fit = held
                                         ? FitInSituWithIdle(in_situ, measured, cal.held_sub_chunk_ms)
@@ -460,9 +464,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     } else {
       cal.sweep_fit_error = std::string(fit.status().message());
     }
-    // c0 without a c beside a busy link would make a busy link cheaper than an idle one.
     if (!fit.ok() && held) {
-      t.idle_stream_overhead_ms = -1.0;
       cal.idle_overhead_error = "no c beside a busy link to go with it (the sweep gave no fit)";
     }
     // Report the model with the fitted parameters next to each measurement.

@@ -8,7 +8,6 @@
 #include <nvtx3/nvToolsExtCudaRt.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <chrono>
 #include <deque>
@@ -98,7 +97,6 @@ namespace {
 
 constexpr int kMaxInFlight = 8;
 constexpr int kMaxStreams = 1024;
-using detail::kGateTimeoutNs;  // how long a held batch's gate waits for the host (RunHeld)
 
 // Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)?
 bool IsPinned(const void* p) {
@@ -865,7 +863,7 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
     STREAMPIPE_ASSIGN_OR_RETURN(gate_, PinnedBuffer<detail::GateWords>::Create(1));
   }
   *gate_.data() = detail::GateWords{};
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(detail::LaunchGate(gate_.data(), kGateTimeoutNs, slot.origin.get()));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(detail::LaunchGate(gate_.data(), detail::kGateTimeoutNs, slot.origin.get()));
   if (slot.graph != nullptr) return absl::OkStatus();
   STREAMPIPE_RETURN_IF_ERROR(slot.fork.Record(StreamRef(slot.origin)));
   for (int k = 0; k < StreamsUsed(n); ++k) {

@@ -69,7 +69,7 @@ struct Calibration {
   // Tiny sub-chunks held until issued (medians of three rounds; model_ms unused): their slope,
   // the device's cost per sub-chunk, less g in, is c0 (profile idle_stream_overhead_ms).
   std::vector<SweepSample> held_sub_chunks;
-  double held_sub_chunk_ms = 0.0;
+  double held_sub_chunk_ms = 0.0;  // that slope; 0 where it gave none (see idle_overhead_error)
   std::string idle_overhead_error;  // why c0 stays unmeasured (-1); empty if it was measured
 };
 
