@@ -305,6 +305,8 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("held_ms")) read_double(&p.held_ms);
   if (has("pred_calibrated_device")) read_double(&p.calibrated_device_ms);
   if (has("pred_current_device")) read_double(&p.current_device_ms);
+  if (has("adaptive_runs")) read_int(&p.adaptive_runs);
+  if (has("adaptive_deviation")) read_double(&p.adaptive_deviation);
   if (!s.ok()) return s;
   return p;
 }
@@ -367,6 +369,13 @@ ModelAccuracy AccuracyOf(std::string name, std::vector<double> errors) {
 }
 
 // A row of the repeatability and device-time tables: predictor, points, median, max, over 10 %.
+std::string AdaptiveRunsSentence(const AdaptiveRuns& a) {
+  return absl::StrCat(
+      "Adaptive runs: ", a.repeated, " of ", a.configs,
+      " configurations ran theirs again (its own batches off the rounds' by more than ", Percent(kAdaptiveAgreementWithin), "); ", a.off,
+      " still off after the last run (the run agreeing best is kept).");
+}
+
 std::string MarkdownRow(const ModelAccuracy& a) {
   return absl::StrCat("| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error), " | ",
                       Percent(a.max_rel_error), " | ", a.over_10_percent, " |\n");
@@ -415,6 +424,8 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("held_ms");
   c.push_back("pred_calibrated_device");
   c.push_back("pred_current_device");
+  c.push_back("adaptive_runs");
+  c.push_back("adaptive_deviation");
   return c;
 }
 
@@ -449,6 +460,8 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(FormatDouble(p.held_ms));
   f.push_back(FormatDouble(p.calibrated_device_ms));
   f.push_back(FormatDouble(p.current_device_ms));
+  f.push_back(absl::StrCat(p.adaptive_runs));
+  f.push_back(FormatDouble(p.adaptive_deviation));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -464,8 +477,9 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     const std::vector<absl::string_view> fields = SplitFields(line);
     if (!have_header) {
       // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
-      // held_ms, pred_calibrated_device and pred_current_device) existed parse.
-      for (int optional = 6; optional > 0 && fields.size() < columns.size(); --optional) {
+      // held_ms, pred_calibrated_device and pred_current_device, then adaptive_runs and
+      // adaptive_deviation) existed parse.
+      for (int optional = 8; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
@@ -482,6 +496,36 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
   }
   if (!have_header) return absl::InvalidArgumentError("empty sweep CSV: no header line");
   return points;
+}
+
+// ---- the adaptive run against the rounds ----
+
+AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double reference_ms,
+                                     const std::map<int, double>& rounds_ms) {
+  const auto rounds_at = [&](int n) {
+    const auto it = rounds_ms.find(n);
+    return it != rounds_ms.end() && std::isfinite(it->second) && it->second > 0.0 ? it->second
+                                                                                 : kNaN;
+  };
+  AdaptiveAgreement a;
+  std::vector<double> ratios;
+  for (const MeasuredN& m : run) {
+    const double rounds = rounds_at(m.streams);
+    // Two samples at least: a single one is the batch the run switched on, or a lone probe.
+    if (m.samples < 2 || !std::isfinite(m.median_ms) || !(m.median_ms > 0.0) ||
+        !std::isfinite(rounds)) {
+      continue;
+    }
+    ratios.push_back(m.median_ms / rounds);
+  }
+  a.compared = static_cast<int>(ratios.size());
+  if (!ratios.empty()) a.samples_ratio = Median(std::move(ratios));
+  const double one = rounds_at(1);
+  if (std::isfinite(reference_ms) && reference_ms > 0.0 && std::isfinite(one)) {
+    a.reference_ratio = reference_ms / one;
+  }
+  if (std::isfinite(a.samples_ratio)) a.deviation = std::abs(a.samples_ratio - 1.0);
+  return a;
 }
 
 // ---- lists ----
@@ -685,6 +729,25 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   rep.calibrated_repeatable = AccuracyOf(
       absl::StrCat("calibrated, repeating within ", Percent(kRepeatableWithin)),
       std::move(repeatable));
+  std::vector<double> agreeing;
+  for (const SweepPoint& p : points) {
+    if (p.adaptive_runs > 0 && p.adaptive_deviation <= kAdaptiveAgreementWithin &&
+        std::isfinite(p.calibrated_ms)) {
+      agreeing.push_back(std::abs(p.calibrated_ms - p.median_ms) / p.median_ms);
+    }
+  }
+  rep.calibrated_agreeing = AccuracyOf(
+      absl::StrCat("calibrated, adaptive run agreeing within ", Percent(kAdaptiveAgreementWithin)),
+      std::move(agreeing));
+
+  // The adaptive runs, one count per configuration (its first point stands for it).
+  for (const Config& c : configs) {
+    const SweepPoint& p = points[c.first];
+    if (p.adaptive_runs <= 0) continue;
+    ++summary.adaptive_runs.configs;
+    if (p.adaptive_runs > 1) ++summary.adaptive_runs.repeated;
+    if (!(p.adaptive_deviation <= kAdaptiveAgreementWithin)) ++summary.adaptive_runs.off;
+  }
 
   // The device's time alone.
   const auto held = against([](const SweepPoint& p) { return p.held_ms; });
@@ -744,6 +807,10 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
     absl::StrAppend(&out, MarkdownRow(*a));
   }
+  if (r.calibrated_agreeing.points > 0) absl::StrAppend(&out, MarkdownRow(r.calibrated_agreeing));
+  if (const AdaptiveRuns& a = summary.adaptive_runs; a.configs > 0) {
+    absl::StrAppend(&out, "\n", AdaptiveRunsSentence(a), "\n");
+  }
   if (AnyHeld(summary)) {
     absl::StrAppend(&out,
                     "\n### Device time (the host's issue hidden)\n\n"
@@ -783,6 +850,10 @@ std::string SummaryText(const SweepSummary& summary) {
                                         "median", "max", "over 10%"));
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
     absl::StrAppend(&out, TextRow(*a));
+  }
+  if (r.calibrated_agreeing.points > 0) absl::StrAppend(&out, TextRow(r.calibrated_agreeing));
+  if (const AdaptiveRuns& a = summary.adaptive_runs; a.configs > 0) {
+    absl::StrAppend(&out, "  ", AdaptiveRunsSentence(a), "\n");
   }
   if (AnyHeld(summary)) {
     absl::StrAppend(&out, "Device time (against batches held until issued):\n");

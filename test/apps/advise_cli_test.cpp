@@ -118,6 +118,15 @@ TEST(AdviseCliTest, SweepRejectsVisitsWithoutTimedBatches) {
   }
 }
 
+TEST(AdviseCliTest, SweepBoundsItsAdaptiveRetries) {
+  for (const std::string flag : {"--adaptive-retries=-1", "--adaptive-retries=11"}) {
+    CommandResult r = RunCommand(kBin + " sweep " + flag);
+    EXPECT_EQ(r.exit_code, 64) << flag;
+    EXPECT_NE(r.err.find("--adaptive-retries: must be in [0, 10]"), std::string::npos)
+        << flag << " -> " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -68,7 +69,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 7);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 9);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -80,13 +81,15 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 7], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 6], "issue_ms");
-  EXPECT_EQ(c[c.size() - 5], "issue");
-  EXPECT_EQ(c[c.size() - 4], "halves_ratio");
-  EXPECT_EQ(c[c.size() - 3], "held_ms");
-  EXPECT_EQ(c[c.size() - 2], "pred_calibrated_device");
-  EXPECT_EQ(c.back(), "pred_current_device");
+  EXPECT_EQ(c[c.size() - 9], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 8], "issue_ms");
+  EXPECT_EQ(c[c.size() - 7], "issue");
+  EXPECT_EQ(c[c.size() - 6], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 5], "held_ms");
+  EXPECT_EQ(c[c.size() - 4], "pred_calibrated_device");
+  EXPECT_EQ(c[c.size() - 3], "pred_current_device");
+  EXPECT_EQ(c[c.size() - 2], "adaptive_runs");
+  EXPECT_EQ(c.back(), "adaptive_deviation");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -124,6 +127,8 @@ TEST(SweepCsvTest, RowIsExact) {
   p.held_ms = 1.0625;
   p.calibrated_device_ms = 1.09375;
   p.current_device_ms = 1.125;
+  p.adaptive_runs = 2;
+  p.adaptive_deviation = 0.0625;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -137,7 +142,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125\n";
+  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -191,6 +196,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.held_ms = awkward[(i + 3) % 10];
     p.calibrated_device_ms = awkward[(i + 6) % 10];
     p.current_device_ms = awkward[(i + 2) % 10];
+    p.adaptive_runs = i % 4;
+    p.adaptive_deviation = awkward[(i + 5) % 10];
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -209,6 +216,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     EXPECT_EQ(a.streams, b.streams);
     EXPECT_EQ(a.repetitions, b.repetitions);
     EXPECT_EQ(a.adaptive_n, b.adaptive_n);
+    EXPECT_EQ(a.adaptive_runs, b.adaptive_runs);
     EXPECT_EQ(a.chosen, b.chosen);
     for (auto [x, y] : {std::pair{a.in_bytes, b.in_bytes},
                         {a.out_bytes, b.out_bytes},
@@ -224,7 +232,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
                         {a.halves_ratio, b.halves_ratio},
                         {a.held_ms, b.held_ms},
                         {a.calibrated_device_ms, b.calibrated_device_ms},
-                        {a.current_device_ms, b.current_device_ms}}) {
+                        {a.current_device_ms, b.current_device_ms},
+                        {a.adaptive_deviation, b.adaptive_deviation}}) {
       EXPECT_TRUE(Same(x, y)) << x << " came back as " << y;
     }
     ASSERT_EQ(b.predicted_ms.size(), kSweepModelCount);
@@ -288,9 +297,9 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 
 TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms,
-  // pred_calibrated_device and pred_current_device existed: without the last three, four, five
-  // or six columns they parse, with NaN, "streams" and NaN there; a row as long as the new
-  // header is then an error.
+  // pred_calibrated_device, pred_current_device, adaptive_runs and adaptive_deviation existed:
+  // without the last two, five, six, seven or eight columns they parse, with NaN, "streams",
+  // NaN and 0 there; a row as long as the new header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
@@ -298,16 +307,19 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   p.held_ms = 2.25;
   p.calibrated_device_ms = 2.375;
   p.current_device_ms = 2.5;
+  p.adaptive_runs = 3;
+  p.adaptive_deviation = 0.25;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header_r =
-      drop_last(drop_last(drop_last(SweepCsvHeader())));  // runs 69-74
+  const std::string header_d = drop_last(drop_last(SweepCsvHeader()));  // runs 76-88
+  const std::string row_d = drop_last(drop_last(SweepCsvRow(p)));
+  const std::string header_r = drop_last(drop_last(drop_last(header_d)));  // runs 69-74
   const std::string header0 = drop_last(header_r);  // without halves_ratio
   const std::string header1 = drop_last(header0);   // without issue
   const std::string header2 = drop_last(header1);   // without issue_ms
-  const std::string row_r = drop_last(drop_last(drop_last(SweepCsvRow(p))));
+  const std::string row_r = drop_last(drop_last(drop_last(row_d)));
   const std::string row0 = drop_last(row_r);
   absl::StatusOr<std::vector<SweepPoint>> r =
       ParseSweepCsv(header2 + drop_last(drop_last(row0)));
@@ -329,7 +341,7 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].issue, "graph");
   EXPECT_TRUE(std::isnan((*r)[0].halves_ratio));
   // Run 75's sweeps: held_ms and pred_calibrated_device, no pred_current_device.
-  r = ParseSweepCsv(drop_last(SweepCsvHeader()) + drop_last(SweepCsvRow(p)));
+  r = ParseSweepCsv(drop_last(header_d) + drop_last(row_d));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].held_ms, 2.25);
   EXPECT_EQ((*r)[0].calibrated_device_ms, 2.375);
@@ -347,7 +359,15 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].held_ms, 2.25);
   EXPECT_EQ((*r)[0].calibrated_device_ms, 2.375);
   EXPECT_EQ((*r)[0].current_device_ms, 2.5);
-  for (const std::string& old : {header_r, header0, header1, header2}) {
+  EXPECT_EQ((*r)[0].adaptive_runs, 3);
+  EXPECT_EQ((*r)[0].adaptive_deviation, 0.25);
+  // Runs 76-88: everything but the adaptive runs.
+  r = ParseSweepCsv(header_d + row_d);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].current_device_ms, 2.5);
+  EXPECT_EQ((*r)[0].adaptive_runs, 0);
+  EXPECT_TRUE(std::isnan((*r)[0].adaptive_deviation));
+  for (const std::string& old : {header_d, header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -356,7 +376,9 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop pred_current_device
+  header = header.substr(0, header.rfind(','));  // drop adaptive_deviation
+  header = header.substr(0, header.rfind(','));  // adaptive_runs
+  header = header.substr(0, header.rfind(','));  // pred_current_device
   header = header.substr(0, header.rfind(','));  // pred_calibrated_device
   header = header.substr(0, header.rfind(','));  // held_ms
   header = header.substr(0, header.rfind(','));  // halves_ratio
@@ -414,14 +436,17 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 7, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 6, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 5, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 5, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 4, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
-      {n - 3, "1ms", "'held_ms': value '1ms' is not a number"},
-      {n - 2, "?", "'pred_calibrated_device': value '?' is not a number"},
-      {n - 1, "-", "'pred_current_device': value '-' is not a number"},
+      {n - 9, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 8, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 7, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 7, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 6, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 5, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 4, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 3, "-", "'pred_current_device': value '-' is not a number"},
+      {n - 2, "", "'adaptive_runs': value '' is empty"},
+      {n - 2, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
+      {n - 1, "10%", "'adaptive_deviation': value '10%' is not a number"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -898,6 +923,111 @@ TEST(SweepSummaryTest, Repeatability) {
   EXPECT_TRUE(std::isnan(s->repeatability.measurement.max_rel_error));
   EXPECT_EQ(s->repeatability.calibrated_all.points, 0);
   EXPECT_TRUE(std::isnan(s->repeatability.calibrated_repeatable.max_rel_error));
+}
+
+// HandSweep with its adaptive runs recorded: A kept its first run (deviation 0.03125), B ran
+// three times and is still off (0.25), C ran twice (0.0625). B's n = 1 gets a calibrated
+// prediction 50 % off, which the row over agreeing runs leaves out.
+std::vector<SweepPoint> HandSweepWithAdaptiveRuns() {
+  std::vector<SweepPoint> pts = HandSweep();
+  for (SweepPoint& p : pts) {
+    const int config = static_cast<int>(p.intensity);  // 1 = A, 2 = B, 3 = C
+    p.adaptive_runs = config == 1 ? 1 : config == 2 ? 3 : 2;
+    p.adaptive_deviation = config == 1 ? 0.03125 : config == 2 ? 0.25 : 0.0625;
+  }
+  pts[1].calibrated_ms = 30;  // B n = 1, measured 20
+  return pts;
+}
+
+TEST(SweepSummaryTest, AdaptiveRuns) {
+  absl::StatusOr<SweepSummary> s = Summarize(HandSweepWithAdaptiveRuns());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->adaptive_runs.configs, 3);
+  EXPECT_EQ(s->adaptive_runs.repeated, 2);
+  EXPECT_EQ(s->adaptive_runs.off, 1);
+  // Every calibrated prediction: A n = 4 (0.1) and B n = 1 (0.5); over agreeing runs only A's.
+  EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 2);
+  EXPECT_DOUBLE_EQ(AccuracyOf(*s, "calibrated").max_rel_error, 0.5);
+  const ModelAccuracy& agreeing = s->repeatability.calibrated_agreeing;
+  EXPECT_EQ(agreeing.model, "calibrated, adaptive run agreeing within 10.0%");
+  EXPECT_EQ(agreeing.points, 1);
+  EXPECT_DOUBLE_EQ(agreeing.max_rel_error, 0.1);
+  const std::string md = SummaryMarkdown(*s);
+  EXPECT_EQ(LineStarting(md, "| calibrated, adaptive run agreeing within 10.0% "),
+            "| calibrated, adaptive run agreeing within 10.0% | 1 | 10.0% | 10.0% | 0 |");
+  EXPECT_THAT(md, HasSubstr("Adaptive runs: 2 of 3 configurations ran theirs again"));
+  EXPECT_THAT(md, HasSubstr("; 1 still off after the last run"));
+  EXPECT_THAT(SummaryText(*s), HasSubstr("  Adaptive runs: 2 of 3 configurations"));
+
+  // Sweeps before the columns: nothing recorded, no row and no sentence.
+  s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->adaptive_runs.configs, 0);
+  EXPECT_EQ(s->repeatability.calibrated_agreeing.points, 0);
+  EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("adaptive run agreeing")));
+  EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("Adaptive runs:")));
+}
+
+MeasuredN Seen(int n, int samples, double ms) {
+  MeasuredN m;
+  m.streams = n;
+  m.samples = samples;
+  m.median_ms = ms;
+  return m;
+}
+
+TEST(AdaptiveAgreementTest, ARunThatSawTheRoundsCardAgrees) {
+  const std::map<int, double> rounds = {{1, 8.0}, {2, 4.0}, {4, 2.0}, {8, 4.0}};
+  // Own medians 3 % over, equal and 6 % under: the median ratio is 1. The non-streamed
+  // measurement, 25 % over n = 1's rounds, is reported, not judged (tiny batches' is so on a
+  // quiet card).
+  const AdaptiveAgreement a = CompareAdaptiveRun(
+      {Seen(2, 4, 4.125), Seen(4, 32, 2.0), Seen(8, 2, 3.75)}, 10.0, rounds);
+  EXPECT_EQ(a.compared, 3);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(a.reference_ratio, 1.25);
+  EXPECT_DOUBLE_EQ(a.deviation, 0.0);
+  EXPECT_LE(a.deviation, kAdaptiveAgreementWithin);
+}
+
+TEST(AdaptiveAgreementTest, ABurstOnTheRunIsSeen) {
+  const std::map<int, double> rounds = {{1, 8.0}, {2, 4.0}, {4, 2.0}, {8, 4.0}};
+  // Run 88's first kind: the run's own batches 1.5-1.75x the rounds' (no reference given).
+  AdaptiveAgreement a = CompareAdaptiveRun({Seen(4, 20, 3.5), Seen(8, 2, 6.0)}, 0.0, rounds);
+  EXPECT_EQ(a.compared, 2);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 1.625);
+  EXPECT_TRUE(std::isnan(a.reference_ratio));
+  EXPECT_DOUBLE_EQ(a.deviation, 0.625);
+  // Its second kind: nothing sampled in the last derivation (the non-streamed measurement
+  // 2.2x): nothing to compare, not trusted.
+  a = CompareAdaptiveRun({}, 17.6, rounds);
+  EXPECT_EQ(a.compared, 0);
+  EXPECT_TRUE(std::isnan(a.samples_ratio));
+  EXPECT_NEAR(a.reference_ratio, 2.2, 1e-12);
+  EXPECT_TRUE(std::isinf(a.deviation));
+  // Faster than the rounds counts as much as slower.
+  a = CompareAdaptiveRun({Seen(4, 8, 1.5), Seen(8, 8, 3.0)}, 8.0, rounds);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 0.75);
+  EXPECT_DOUBLE_EQ(a.deviation, 0.25);
+}
+
+TEST(AdaptiveAgreementTest, OnlyComparableMeasurementsCount) {
+  const std::map<int, double> rounds = {{2, 4.0}, {4, 2.0}, {8, kNaN}, {16, 0.0}};
+  // A single sample, n the rounds did not measure, a rounds' time not finite or zero, and an
+  // empty median do not compare; n = 1 is not in the rounds, so the reference is not compared.
+  const AdaptiveAgreement a = CompareAdaptiveRun(
+      {Seen(2, 1, 40.0), Seen(32, 8, 40.0), Seen(8, 8, 40.0), Seen(16, 8, 40.0), Seen(4, 8, 0.0),
+       Seen(4, 3, 2.25)},
+      8.0, rounds);
+  EXPECT_EQ(a.compared, 1);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 1.125);
+  EXPECT_TRUE(std::isnan(a.reference_ratio));
+  EXPECT_DOUBLE_EQ(a.deviation, 0.125);
+  // Nothing to compare: not trusted, whatever the reference says.
+  const AdaptiveAgreement none = CompareAdaptiveRun({Seen(2, 1, 4.0)}, 8.0, rounds);
+  EXPECT_EQ(none.compared, 0);
+  EXPECT_TRUE(std::isinf(none.deviation));
+  EXPECT_FALSE(none.deviation <= kAdaptiveAgreementWithin);
 }
 
 // HandSweep with the device's time alone on three points of A: n = 1 (held 10, current 11:

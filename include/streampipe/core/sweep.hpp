@@ -30,12 +30,14 @@
 #include <cstddef>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "streampipe/core/model.hpp"
+#include "streampipe/core/stream_controller.hpp"
 
 namespace streampipe {
 
@@ -87,7 +89,47 @@ struct SweepPoint {
   // The current model's device paths alone (the calibrated traits with the host's issue cost
   // s = 0: no T4 path), to compare with held_ms; NaN where not computed.
   double current_device_ms = std::numeric_limits<double>::quiet_NaN();
+  // How many adaptive runs the sweep made for this configuration (1 + the runs repeated
+  // because a run's own batches disagreed with the rounds around it; the one kept is the one
+  // agreeing best), and that run's AdaptiveAgreement::deviation. 0 / NaN where not recorded
+  // (CSVs written before the columns existed).
+  int adaptive_runs = 0;
+  double adaptive_deviation = std::numeric_limits<double>::quiet_NaN();
 };
+
+// ---- Did the adaptive run see the card the rounds saw? ----
+//
+// The sweep measures every n in rounds before and after a configuration's adaptive run; the
+// adaptive run lasts a fraction of a second, and a burst of another tenant on a shared machine
+// can sit on it alone (run 88: a configuration whose adaptive run measured its own n = 16 at
+// 1.77x the rounds' time, every prediction of it 72-94 % over; another whose non-streamed
+// measurement ran 2.2x slow). Its calibrated predictions then describe the burst, not the card.
+// The check compares measurements of the same batches only, never a prediction: the run's own
+// median at each n it sampled against the rounds' median at that n. Its non-streamed
+// (reference) measurement against the rounds at n = 1 is reported beside it, not judged: it is
+// one batch with timing events, after batches at other n, and for batches of tens of
+// microseconds it runs 11-33 % over n = 1's rounds on a quiet card (run 89, the 0.5 MiB
+// matmul), which is no burst.
+inline constexpr double kAdaptiveAgreementWithin = 0.10;
+struct AdaptiveAgreement {
+  // Median over the n the run sampled at least twice and the rounds measured, of the run's
+  // median / the rounds' median; NaN where no n compares.
+  double samples_ratio = std::numeric_limits<double>::quiet_NaN();
+  int compared = 0;  // n in samples_ratio
+  // The run's non-streamed measurement / the rounds' median at n = 1; NaN where either is
+  // missing or not positive.
+  double reference_ratio = std::numeric_limits<double>::quiet_NaN();
+  // |samples_ratio - 1|; +inf where no n compares (a run whose last derivation sampled
+  // nothing, as in a burst that kept it re-measuring: not trusted).
+  double deviation = std::numeric_limits<double>::infinity();
+};
+
+// `run`: the adaptive run's measured n (StreamController::Measured()); `reference_ms`: its
+// non-streamed measurement at the same item count as the rounds (<= 0: none); `rounds_ms`:
+// the rounds' median batch time by n. Entries with a non-finite or non-positive time are
+// skipped.
+AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double reference_ms,
+                                     const std::map<int, double>& rounds_ms);
 
 // ---- CSV: one row per point ----
 //
@@ -95,8 +137,9 @@ struct SweepPoint {
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
 // model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
-// pred_current_device (the last six optional when reading, dropped from the end: files written
-// before they existed parse with NaN, "streams" and NaN there). Numbers are written in the shortest form that round-trips exactly;
+// pred_current_device, adaptive_runs, adaptive_deviation (the last eight optional when reading,
+// dropped from the end: files written before they existed parse with NaN, "streams", NaN and
+// 0 there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
@@ -194,6 +237,17 @@ struct Repeatability {
   // The calibrated prediction over those points (model "calibrated, measured twice"), and over
   // the ones that repeat within kRepeatableWithin ("calibrated, repeating within 5.0%").
   ModelAccuracy calibrated_all, calibrated_repeatable;
+  // The calibrated prediction over the points whose configuration's kept adaptive run agrees
+  // with the rounds within kAdaptiveAgreementWithin ("calibrated, adaptive run agreeing within
+  // 10.0%"); points == 0 where no point records its adaptive runs.
+  ModelAccuracy calibrated_agreeing;
+};
+
+// The sweep's adaptive runs, over the configurations that record them (adaptive_runs > 0).
+struct AdaptiveRuns {
+  int configs = 0;   // configurations that record their adaptive runs
+  int repeated = 0;  // of them, with more than one run
+  int off = 0;       // of them, whose kept run deviates by more than kAdaptiveAgreementWithin
 };
 
 struct SweepSummary {
@@ -204,6 +258,7 @@ struct SweepSummary {
   std::vector<ChoiceQuality> choices;
   SpeedUps speedups;
   Repeatability repeatability;
+  AdaptiveRuns adaptive_runs;
   // The device's time alone (SweepPoint::held_ms): each model's prediction, then the current
   // model's device paths ("current, device paths": no issue cost s) and the device part of the
   // calibrated prediction ("calibrated, device part"), against held_ms over the points
