@@ -646,7 +646,7 @@ TEST(StreamControllerTest, InvalidTimingsAreRejected) {
 // A GPU shared with bursts of other work: one of the three batches of a measurement runs
 // during a burst (its kernel 30x slower). The median of the three is the workload's own, so the
 // derivation chooses what a clean measurement chooses; the burst alone would choose far more
-// streams (as on our noisiest H100 lease, docs/results.md).
+// streams (as on our noisiest H100 lease, docs/results-log.md).
 TEST(StreamControllerTest, SeveralMeasuredBatchesOutvoteABurst) {
   auto measure = [](int measure_batches, bool burst_in_first) {
     AdaptiveOptions o = Options();
