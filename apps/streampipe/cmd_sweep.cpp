@@ -215,11 +215,13 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     const AdaptiveAgreement a = CompareAdaptiveRun(
         candidate.controller().Measured(),
         ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds);
+    const bool better = !kept || a.deviation < agreement.deviation;
     std::cerr << absl::StrFormat(
-        "    adaptive run %d: own batches / rounds %.3f over %d n, non-streamed / rounds at n=1 "
-        "%.3f\n",
-        run + 1, a.samples_ratio, a.compared, a.reference_ratio);
-    if (!kept || a.deviation < agreement.deviation) {
+        "    adaptive run %d: own batches / rounds %.3f over %d n (deviation %.3f%s), "
+        "non-streamed / rounds at n=1 %.3f (not judged)\n",
+        run + 1, a.samples_ratio, a.compared, a.deviation, better ? ", kept" : "",
+        a.reference_ratio);
+    if (better) {
       kept.emplace(std::move(candidate));
       agreement = a;
     }

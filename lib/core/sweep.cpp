@@ -368,20 +368,21 @@ ModelAccuracy AccuracyOf(std::string name, std::vector<double> errors) {
   return a;
 }
 
-// A row of the repeatability and device-time tables: predictor, points, median, max, over 10 %.
 std::string AdaptiveRunsSentence(const AdaptiveRuns& a) {
-  return absl::StrCat(
-      "Adaptive runs: ", a.repeated, " of ", a.configs,
-      " configurations ran theirs again (its own batches off the rounds' by more than ", Percent(kAdaptiveAgreementWithin), "); ", a.off,
-      " still off after the last run (the run agreeing best is kept).");
+  return absl::StrCat("Adaptive runs: ", a.repeated, " of ", a.configs,
+                      " configurations ran theirs again (its own batches off the rounds before "
+                      "it by more than ",
+                      Percent(kAdaptiveAgreementWithin), ", or nothing sampled); ", a.off,
+                      " still off after the last run (the run agreeing best is kept).");
 }
 
+// A row of the repeatability and device-time tables: predictor, points, median, max, over 10 %.
 std::string MarkdownRow(const ModelAccuracy& a) {
   return absl::StrCat("| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error), " | ",
                       Percent(a.max_rel_error), " | ", a.over_10_percent, " |\n");
 }
 std::string TextRow(const ModelAccuracy& a) {
-  return absl::StrFormat("  %-36s %7d %10s %10s %10d\n", a.model, a.points,
+  return absl::StrFormat("  %-48s %7d %10s %10s %10d\n", a.model, a.points,
                          Percent(a.median_rel_error), Percent(a.max_rel_error),
                          a.over_10_percent);
 }
@@ -625,6 +626,24 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
                        " on the row streams=", first.streams, " but ", p.adaptive_n,
                        " on the row streams=", p.streams));
     }
+    if (p.adaptive_runs < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("configuration ", ConfigName(p),
+                                                     ": adaptive_runs is ", p.adaptive_runs,
+                                                     " on the row streams=", p.streams,
+                                                     "; it counts runs, >= 0"));
+    }
+    // One adaptive run per configuration: its count and deviation are the same on every row
+    // (NaN equal to NaN).
+    const bool same_deviation =
+        p.adaptive_deviation == first.adaptive_deviation ||
+        (std::isnan(p.adaptive_deviation) && std::isnan(first.adaptive_deviation));
+    if (p.adaptive_runs != first.adaptive_runs || !same_deviation) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "configuration ", ConfigName(p), ": adaptive_runs / adaptive_deviation are ",
+          first.adaptive_runs, " / ", FormatDouble(first.adaptive_deviation),
+          " on the row streams=", first.streams, " but ", p.adaptive_runs, " / ",
+          FormatDouble(p.adaptive_deviation), " on the row streams=", p.streams));
+    }
   }
   for (Config& c : configs) {
     double best = 0;
@@ -801,7 +820,10 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                   "Each point measured in rounds before and after the adaptive run: |median "
                   "after / median before - 1| (the measurement), and the calibrated prediction's "
                   "error over those points and over the ones that repeat within ",
-                  Percent(kRepeatableWithin), ".\n\n"
+                  Percent(kRepeatableWithin),
+                  "; where the sweep recorded its adaptive runs, also over the configurations "
+                  "whose kept run agreed with the rounds before it within ",
+                  Percent(kAdaptiveAgreementWithin), ".\n\n"
                   "| over | points | median | max | over 10% |\n"
                   "| --- | ---: | ---: | ---: | ---: |\n");
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
@@ -846,7 +868,7 @@ std::string SummaryText(const SweepSummary& summary) {
   }
   const Repeatability& r = summary.repeatability;
   absl::StrAppend(&out, "Repeatability (rounds after / before the adaptive run):\n");
-  absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "over", "points",
+  absl::StrAppend(&out, absl::StrFormat("  %-48s %7s %10s %10s %10s\n", "over", "points",
                                         "median", "max", "over 10%"));
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {
     absl::StrAppend(&out, TextRow(*a));
@@ -857,7 +879,7 @@ std::string SummaryText(const SweepSummary& summary) {
   }
   if (AnyHeld(summary)) {
     absl::StrAppend(&out, "Device time (against batches held until issued):\n");
-    absl::StrAppend(&out, absl::StrFormat("  %-36s %7s %10s %10s %10s\n", "predictor", "points",
+    absl::StrAppend(&out, absl::StrFormat("  %-48s %7s %10s %10s %10s\n", "predictor", "points",
                                           "median", "max", "over 10%"));
     for (const ModelAccuracy& a : summary.device_accuracy) absl::StrAppend(&out, TextRow(a));
   }

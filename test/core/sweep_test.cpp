@@ -927,7 +927,8 @@ TEST(SweepSummaryTest, Repeatability) {
 
 // HandSweep with its adaptive runs recorded: A kept its first run (deviation 0.03125), B ran
 // three times and is still off (0.25), C ran twice (0.0625). B's n = 1 gets a calibrated
-// prediction 50 % off, which the row over agreeing runs leaves out.
+// prediction 50 % off, which the row over agreeing runs leaves out; C's n = 2 one 5 % off, which
+// it keeps.
 std::vector<SweepPoint> HandSweepWithAdaptiveRuns() {
   std::vector<SweepPoint> pts = HandSweep();
   for (SweepPoint& p : pts) {
@@ -935,7 +936,8 @@ std::vector<SweepPoint> HandSweepWithAdaptiveRuns() {
     p.adaptive_runs = config == 1 ? 1 : config == 2 ? 3 : 2;
     p.adaptive_deviation = config == 1 ? 0.03125 : config == 2 ? 0.25 : 0.0625;
   }
-  pts[1].calibrated_ms = 30;  // B n = 1, measured 20
+  pts[1].calibrated_ms = 30;   // B n = 1, measured 20
+  pts[8].calibrated_ms = 4.2;  // C n = 2, measured 4
   return pts;
 }
 
@@ -945,19 +947,36 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
   EXPECT_EQ(s->adaptive_runs.configs, 3);
   EXPECT_EQ(s->adaptive_runs.repeated, 2);
   EXPECT_EQ(s->adaptive_runs.off, 1);
-  // Every calibrated prediction: A n = 4 (0.1) and B n = 1 (0.5); over agreeing runs only A's.
-  EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 2);
+  // Every calibrated prediction: A n = 4 (0.1), B n = 1 (0.5), C n = 2 (0.05); over agreeing
+  // runs A's and C's.
+  EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 3);
   EXPECT_DOUBLE_EQ(AccuracyOf(*s, "calibrated").max_rel_error, 0.5);
   const ModelAccuracy& agreeing = s->repeatability.calibrated_agreeing;
   EXPECT_EQ(agreeing.model, "calibrated, adaptive run agreeing within 10.0%");
-  EXPECT_EQ(agreeing.points, 1);
+  EXPECT_EQ(agreeing.points, 2);
+  EXPECT_DOUBLE_EQ(agreeing.median_rel_error, 0.075);
   EXPECT_DOUBLE_EQ(agreeing.max_rel_error, 0.1);
   const std::string md = SummaryMarkdown(*s);
   EXPECT_EQ(LineStarting(md, "| calibrated, adaptive run agreeing within 10.0% "),
-            "| calibrated, adaptive run agreeing within 10.0% | 1 | 10.0% | 10.0% | 0 |");
+            "| calibrated, adaptive run agreeing within 10.0% | 2 | 7.5% | 10.0% | 0 |");
   EXPECT_THAT(md, HasSubstr("Adaptive runs: 2 of 3 configurations ran theirs again"));
   EXPECT_THAT(md, HasSubstr("; 1 still off after the last run"));
   EXPECT_THAT(SummaryText(*s), HasSubstr("  Adaptive runs: 2 of 3 configurations"));
+  EXPECT_THAT(LineStarting(SummaryText(*s), "  calibrated, adaptive run agreeing"),
+              testing::MatchesRegex(
+                  " +calibrated, adaptive run agreeing within 10\\.0% +2 +7\\.5% +10\\.0% +0"));
+
+  // At the tolerance a run agrees; a run that compared nothing (+inf), or a deviation not
+  // recorded (NaN) with runs counted, is off.
+  std::vector<SweepPoint> pts = HandSweepWithAdaptiveRuns();
+  for (SweepPoint& p : pts) {
+    const int config = static_cast<int>(p.intensity);
+    p.adaptive_deviation = config == 1 ? kAdaptiveAgreementWithin : config == 2 ? kInf : kNaN;
+  }
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->adaptive_runs.off, 2);
+  EXPECT_EQ(s->repeatability.calibrated_agreeing.points, 1);  // A's n = 4
 
   // Sweeps before the columns: nothing recorded, no row and no sentence.
   s = Summarize(HandSweep());
@@ -966,6 +985,28 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
   EXPECT_EQ(s->repeatability.calibrated_agreeing.points, 0);
   EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("adaptive run agreeing")));
   EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("Adaptive runs:")));
+}
+
+TEST(SweepSummaryTest, AdaptiveRunsAreOnePerConfiguration) {
+  std::vector<SweepPoint> pts = HandSweepWithAdaptiveRuns();
+  pts[2].adaptive_runs = 2;  // A n = 2; A's other rows say 1
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("adaptive_runs / adaptive_deviation are 1 / 0.03125 "
+                                             "on the row streams=1 but 2 / 0.03125 on the row "
+                                             "streams=2"));
+  pts = HandSweepWithAdaptiveRuns();
+  pts[2].adaptive_deviation = kNaN;
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("but 1 /  on the row streams=2"));
+  pts = HandSweepWithAdaptiveRuns();
+  for (SweepPoint& p : pts) {
+    if (p.intensity == 3) p.adaptive_runs = -1;
+  }
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("adaptive_runs is -1"));
 }
 
 MeasuredN Seen(int n, int samples, double ms) {

@@ -90,17 +90,19 @@ struct SweepPoint {
   // s = 0: no T4 path), to compare with held_ms; NaN where not computed.
   double current_device_ms = std::numeric_limits<double>::quiet_NaN();
   // How many adaptive runs the sweep made for this configuration (1 + the runs repeated
-  // because a run's own batches disagreed with the rounds around it; the one kept is the one
-  // agreeing best), and that run's AdaptiveAgreement::deviation. 0 / NaN where not recorded
-  // (CSVs written before the columns existed).
+  // because a run's own batches disagreed with the rounds before it, or it sampled nothing; the
+  // one kept is the one agreeing best), and that run's AdaptiveAgreement::deviation (+inf:
+  // nothing compared). 0 / NaN where not recorded (CSVs written before the columns existed).
+  // The same on every point of a configuration.
   int adaptive_runs = 0;
   double adaptive_deviation = std::numeric_limits<double>::quiet_NaN();
 };
 
 // ---- Did the adaptive run see the card the rounds saw? ----
 //
-// The sweep measures every n in rounds before and after a configuration's adaptive run; the
-// adaptive run lasts a fraction of a second, and a burst of another tenant on a shared machine
+// The sweep measures every n in rounds before and after a configuration's adaptive run, and
+// checks the run against the rounds before it (the first half; the second half is measured
+// after the run it keeps). The adaptive run lasts a fraction of a second, and a burst of another tenant on a shared machine
 // can sit on it alone (run 88: a configuration whose adaptive run measured its own n = 16 at
 // 1.77x the rounds' time, every prediction of it 72-94 % over; another whose non-streamed
 // measurement ran 2.2x slow). Its calibrated predictions then describe the burst, not the card.
@@ -270,8 +272,9 @@ struct SweepSummary {
 
 // InvalidArgument: an empty point list; a point whose median_ms is not finite or <= 0, or
 // whose predicted_ms / chosen does not have kSweepModelCount entries (names the point); a
-// configuration with two points of the same n, or whose points disagree on chosen or
-// adaptive_n (names the configuration, the column and the two values).
+// configuration with two points of the same n, or whose points disagree on chosen,
+// adaptive_n, adaptive_runs or adaptive_deviation (names the configuration, the column and the
+// two values); a negative adaptive_runs.
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
 // The tables (accuracy, choice of n, speed-ups, repeatability, and the device's time where some
