@@ -195,8 +195,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;
   // Checked against the first half of the rounds (the second half comes after the run kept):
-  // a run whose own batches disagree with them by more than kAdaptiveAgreementWithin (or that
-  // sampled nothing) sat in a burst the rounds did not see, and runs again, up to
+  // a run whose own batches disagree with them (by more than kAdaptiveAgreementWithin over all
+  // its n, or kAdaptiveSampleWithin at one; or that sampled nothing) sat in a burst the rounds did not see, and runs again, up to
   // --adaptive-retries times; the run agreeing best is kept (CompareAdaptiveRun, sweep.hpp).
   std::map<int, double> first_rounds;
   for (std::size_t i = 0; i < ns.size(); ++i) {
@@ -217,15 +217,15 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds);
     const bool better = !kept || a.deviation < agreement.deviation;
     std::cerr << absl::StrFormat(
-        "    adaptive run %d: own batches / rounds %.3f over %d n (deviation %.3f%s), "
-        "non-streamed / rounds at n=1 %.3f (not judged)\n",
-        run + 1, a.samples_ratio, a.compared, a.deviation, better ? ", kept" : "",
-        a.reference_ratio);
+        "    adaptive run %d: own batches / rounds %.3f over %d n, farthest %.3f at n=%d "
+        "(deviation %.2f of the tolerances%s), non-streamed / rounds at n=1 %.3f (not judged)\n",
+        run + 1, a.samples_ratio, a.compared, a.worst_ratio, a.worst_n, a.deviation,
+        better ? ", kept" : "", a.reference_ratio);
     if (better) {
       kept.emplace(std::move(candidate));
       agreement = a;
     }
-    if (agreement.deviation <= kAdaptiveAgreementWithin) break;
+    if (agreement.agrees()) break;
   }
   StreamPipeline& ap = *kept;
 
@@ -399,7 +399,7 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
   fs.Add("adaptive-retries", &s.adaptive_retries,
          "adaptive runs repeated per config where one's own batches disagree with the rounds "
-         "before it by more than 10 % (a burst; 0: never)");
+         "before it (by more than 10 % over all its n or 25 % at one: a burst; 0: never)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;

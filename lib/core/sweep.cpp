@@ -372,7 +372,8 @@ std::string AdaptiveRunsSentence(const AdaptiveRuns& a) {
   return absl::StrCat("Adaptive runs: ", a.repeated, " of ", a.configs,
                       " configurations ran theirs again (its own batches off the rounds before "
                       "it by more than ",
-                      Percent(kAdaptiveAgreementWithin), ", or nothing sampled); ", a.off,
+                      Percent(kAdaptiveAgreementWithin), " over all its n or ",
+                      Percent(kAdaptiveSampleWithin), " at one, or nothing sampled); ", a.off,
                       " still off after the last run (the run agreeing best is kept).");
 }
 
@@ -510,6 +511,7 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
   };
   AdaptiveAgreement a;
   std::vector<double> ratios;
+  double worst_off = -1.0;
   for (const MeasuredN& m : run) {
     const double rounds = rounds_at(m.streams);
     // Two samples at least: a single one is the batch the run switched on, or a lone probe.
@@ -517,7 +519,13 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
         !std::isfinite(rounds)) {
       continue;
     }
-    ratios.push_back(m.median_ms / rounds);
+    const double ratio = m.median_ms / rounds;
+    ratios.push_back(ratio);
+    if (std::abs(ratio - 1.0) > worst_off) {
+      worst_off = std::abs(ratio - 1.0);
+      a.worst_ratio = ratio;
+      a.worst_n = m.streams;
+    }
   }
   a.compared = static_cast<int>(ratios.size());
   if (!ratios.empty()) a.samples_ratio = Median(std::move(ratios));
@@ -525,7 +533,10 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
   if (std::isfinite(reference_ms) && reference_ms > 0.0 && std::isfinite(one)) {
     a.reference_ratio = reference_ms / one;
   }
-  if (std::isfinite(a.samples_ratio)) a.deviation = std::abs(a.samples_ratio - 1.0);
+  if (std::isfinite(a.samples_ratio)) {
+    a.deviation = std::max(std::abs(a.samples_ratio - 1.0) / kAdaptiveAgreementWithin,
+                           worst_off / kAdaptiveSampleWithin);
+  }
   return a;
 }
 
@@ -750,13 +761,13 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       std::move(repeatable));
   std::vector<double> agreeing;
   for (const SweepPoint& p : points) {
-    if (p.adaptive_runs > 0 && p.adaptive_deviation <= kAdaptiveAgreementWithin &&
+    if (p.adaptive_runs > 0 && p.adaptive_deviation <= 1.0 &&
         std::isfinite(p.calibrated_ms)) {
       agreeing.push_back(std::abs(p.calibrated_ms - p.median_ms) / p.median_ms);
     }
   }
   rep.calibrated_agreeing = AccuracyOf(
-      absl::StrCat("calibrated, adaptive run agreeing within ", Percent(kAdaptiveAgreementWithin)),
+      "calibrated, adaptive run agreeing with the rounds",
       std::move(agreeing));
 
   // The adaptive runs, one count per configuration (its first point stands for it).
@@ -765,7 +776,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
     if (p.adaptive_runs <= 0) continue;
     ++summary.adaptive_runs.configs;
     if (p.adaptive_runs > 1) ++summary.adaptive_runs.repeated;
-    if (!(p.adaptive_deviation <= kAdaptiveAgreementWithin)) ++summary.adaptive_runs.off;
+    if (!(p.adaptive_deviation <= 1.0)) ++summary.adaptive_runs.off;
   }
 
   // The device's time alone.
@@ -822,8 +833,9 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                   "error over those points and over the ones that repeat within ",
                   Percent(kRepeatableWithin),
                   "; where the sweep recorded its adaptive runs, also over the configurations "
-                  "whose kept run agreed with the rounds before it within ",
-                  Percent(kAdaptiveAgreementWithin), ".\n\n"
+                  "whose kept run agreed with the rounds before it (its batches within ",
+                  Percent(kAdaptiveAgreementWithin), " over all its n, ",
+                  Percent(kAdaptiveSampleWithin), " at each).\n\n"
                   "| over | points | median | max | over 10% |\n"
                   "| --- | ---: | ---: | ---: | ---: |\n");
   for (const ModelAccuracy* a : {&r.measurement, &r.calibrated_all, &r.calibrated_repeatable}) {

@@ -925,8 +925,8 @@ TEST(SweepSummaryTest, Repeatability) {
   EXPECT_TRUE(std::isnan(s->repeatability.calibrated_repeatable.max_rel_error));
 }
 
-// HandSweep with its adaptive runs recorded: A kept its first run (deviation 0.03125), B ran
-// three times and is still off (0.25), C ran twice (0.0625). B's n = 1 gets a calibrated
+// HandSweep with its adaptive runs recorded: A kept its first run (deviation 0.3125 of the
+// tolerances), B ran three times and is still off (2.5), C ran twice (0.625). B's n = 1 gets a calibrated
 // prediction 50 % off, which the row over agreeing runs leaves out; C's n = 2 one 5 % off, which
 // it keeps.
 std::vector<SweepPoint> HandSweepWithAdaptiveRuns() {
@@ -934,7 +934,7 @@ std::vector<SweepPoint> HandSweepWithAdaptiveRuns() {
   for (SweepPoint& p : pts) {
     const int config = static_cast<int>(p.intensity);  // 1 = A, 2 = B, 3 = C
     p.adaptive_runs = config == 1 ? 1 : config == 2 ? 3 : 2;
-    p.adaptive_deviation = config == 1 ? 0.03125 : config == 2 ? 0.25 : 0.0625;
+    p.adaptive_deviation = config == 1 ? 0.3125 : config == 2 ? 2.5 : 0.625;
   }
   pts[1].calibrated_ms = 30;   // B n = 1, measured 20
   pts[8].calibrated_ms = 4.2;  // C n = 2, measured 4
@@ -952,26 +952,26 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
   EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 3);
   EXPECT_DOUBLE_EQ(AccuracyOf(*s, "calibrated").max_rel_error, 0.5);
   const ModelAccuracy& agreeing = s->repeatability.calibrated_agreeing;
-  EXPECT_EQ(agreeing.model, "calibrated, adaptive run agreeing within 10.0%");
+  EXPECT_EQ(agreeing.model, "calibrated, adaptive run agreeing with the rounds");
   EXPECT_EQ(agreeing.points, 2);
   EXPECT_DOUBLE_EQ(agreeing.median_rel_error, 0.075);
   EXPECT_DOUBLE_EQ(agreeing.max_rel_error, 0.1);
   const std::string md = SummaryMarkdown(*s);
-  EXPECT_EQ(LineStarting(md, "| calibrated, adaptive run agreeing within 10.0% "),
-            "| calibrated, adaptive run agreeing within 10.0% | 2 | 7.5% | 10.0% | 0 |");
+  EXPECT_EQ(LineStarting(md, "| calibrated, adaptive run agreeing with the rounds "),
+            "| calibrated, adaptive run agreeing with the rounds | 2 | 7.5% | 10.0% | 0 |");
   EXPECT_THAT(md, HasSubstr("Adaptive runs: 2 of 3 configurations ran theirs again"));
   EXPECT_THAT(md, HasSubstr("; 1 still off after the last run"));
   EXPECT_THAT(SummaryText(*s), HasSubstr("  Adaptive runs: 2 of 3 configurations"));
   EXPECT_THAT(LineStarting(SummaryText(*s), "  calibrated, adaptive run agreeing"),
               testing::MatchesRegex(
-                  " +calibrated, adaptive run agreeing within 10\\.0% +2 +7\\.5% +10\\.0% +0"));
+                  " +calibrated, adaptive run agreeing with the rounds +2 +7\\.5% +10\\.0% +0"));
 
   // At the tolerance a run agrees; a run that compared nothing (+inf), or a deviation not
   // recorded (NaN) with runs counted, is off.
   std::vector<SweepPoint> pts = HandSweepWithAdaptiveRuns();
   for (SweepPoint& p : pts) {
     const int config = static_cast<int>(p.intensity);
-    p.adaptive_deviation = config == 1 ? kAdaptiveAgreementWithin : config == 2 ? kInf : kNaN;
+    p.adaptive_deviation = config == 1 ? 1.0 : config == 2 ? kInf : kNaN;
   }
   s = Summarize(pts);
   ASSERT_TRUE(s.ok()) << s.status();
@@ -992,8 +992,8 @@ TEST(SweepSummaryTest, AdaptiveRunsAreOnePerConfiguration) {
   pts[2].adaptive_runs = 2;  // A n = 2; A's other rows say 1
   absl::StatusOr<SweepSummary> s = Summarize(pts);
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(Message(s.status()), HasSubstr("adaptive_runs / adaptive_deviation are 1 / 0.03125 "
-                                             "on the row streams=1 but 2 / 0.03125 on the row "
+  EXPECT_THAT(Message(s.status()), HasSubstr("adaptive_runs / adaptive_deviation are 1 / 0.3125 "
+                                             "on the row streams=1 but 2 / 0.3125 on the row "
                                              "streams=2"));
   pts = HandSweepWithAdaptiveRuns();
   pts[2].adaptive_deviation = kNaN;
@@ -1019,16 +1019,18 @@ MeasuredN Seen(int n, int samples, double ms) {
 
 TEST(AdaptiveAgreementTest, ARunThatSawTheRoundsCardAgrees) {
   const std::map<int, double> rounds = {{1, 8.0}, {2, 4.0}, {4, 2.0}, {8, 4.0}};
-  // Own medians 3 % over, equal and 6 % under: the median ratio is 1. The non-streamed
-  // measurement, 25 % over n = 1's rounds, is reported, not judged (tiny batches' is so on a
-  // quiet card).
+  // Own medians 3 % over, equal and 6.25 % under: the median ratio is 1, the farthest n 6.25 %
+  // off, a quarter of its tolerance. The non-streamed measurement, 25 % over n = 1's rounds, is
+  // reported, not judged (tiny batches' is so on a quiet card).
   const AdaptiveAgreement a = CompareAdaptiveRun(
       {Seen(2, 4, 4.125), Seen(4, 32, 2.0), Seen(8, 2, 3.75)}, 10.0, rounds);
   EXPECT_EQ(a.compared, 3);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(a.worst_ratio, 0.9375);
+  EXPECT_EQ(a.worst_n, 8);
   EXPECT_DOUBLE_EQ(a.reference_ratio, 1.25);
-  EXPECT_DOUBLE_EQ(a.deviation, 0.0);
-  EXPECT_LE(a.deviation, kAdaptiveAgreementWithin);
+  EXPECT_DOUBLE_EQ(a.deviation, 0.25);
+  EXPECT_TRUE(a.agrees());
 }
 
 TEST(AdaptiveAgreementTest, ABurstOnTheRunIsSeen) {
@@ -1038,7 +1040,21 @@ TEST(AdaptiveAgreementTest, ABurstOnTheRunIsSeen) {
   EXPECT_EQ(a.compared, 2);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.625);
   EXPECT_TRUE(std::isnan(a.reference_ratio));
-  EXPECT_DOUBLE_EQ(a.deviation, 0.625);
+  EXPECT_DOUBLE_EQ(a.deviation, 6.25);  // 62.5 % over all n, in units of 10 %
+  EXPECT_FALSE(a.agrees());
+  // Runs 89 and 92: one visit of two batches 1.8x the rounds', the others as the rounds; their
+  // median agrees, the visit does not (80 % in units of 25 %).
+  a = CompareAdaptiveRun({Seen(2, 8, 4.0), Seen(4, 32, 2.0), Seen(8, 2, 7.2)}, 0.0, rounds);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(a.worst_ratio, 1.8);
+  EXPECT_EQ(a.worst_n, 8);
+  EXPECT_DOUBLE_EQ(a.deviation, 3.2);
+  EXPECT_FALSE(a.agrees());
+  // One n at its tolerance (25 % over, exactly): agrees.
+  a = CompareAdaptiveRun({Seen(2, 8, 4.25), Seen(4, 32, 2.125), Seen(8, 2, 5.0)}, 0.0, rounds);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0625);
+  EXPECT_EQ(a.deviation, 1.0);
+  EXPECT_TRUE(a.agrees());
   // Its second kind: nothing sampled in the last derivation (the non-streamed measurement
   // 2.2x): nothing to compare, not trusted.
   a = CompareAdaptiveRun({}, 17.6, rounds);
@@ -1049,7 +1065,7 @@ TEST(AdaptiveAgreementTest, ABurstOnTheRunIsSeen) {
   // Faster than the rounds counts as much as slower.
   a = CompareAdaptiveRun({Seen(4, 8, 1.5), Seen(8, 8, 3.0)}, 8.0, rounds);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 0.75);
-  EXPECT_DOUBLE_EQ(a.deviation, 0.25);
+  EXPECT_DOUBLE_EQ(a.deviation, 2.5);
 }
 
 TEST(AdaptiveAgreementTest, OnlyComparableMeasurementsCount) {
@@ -1062,13 +1078,15 @@ TEST(AdaptiveAgreementTest, OnlyComparableMeasurementsCount) {
       8.0, rounds);
   EXPECT_EQ(a.compared, 1);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.125);
+  EXPECT_EQ(a.worst_n, 4);
   EXPECT_TRUE(std::isnan(a.reference_ratio));
-  EXPECT_DOUBLE_EQ(a.deviation, 0.125);
+  EXPECT_DOUBLE_EQ(a.deviation, 1.25);
   // Nothing to compare: not trusted, whatever the reference says.
   const AdaptiveAgreement none = CompareAdaptiveRun({Seen(2, 1, 4.0)}, 8.0, rounds);
   EXPECT_EQ(none.compared, 0);
   EXPECT_TRUE(std::isinf(none.deviation));
-  EXPECT_FALSE(none.deviation <= kAdaptiveAgreementWithin);
+  EXPECT_EQ(none.worst_n, 0);
+  EXPECT_FALSE(none.agrees());
 }
 
 // HandSweep with the device's time alone on three points of A: n = 1 (held 10, current 11:
