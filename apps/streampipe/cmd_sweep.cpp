@@ -196,8 +196,9 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.powers_of_two = pow2;
   // Checked against the first half of the rounds (the second half comes after the run kept):
   // a run whose own batches disagree with them (by more than kAdaptiveAgreementWithin over all
-  // its n, or kAdaptiveSampleWithin at one; or that sampled nothing) sat in a burst the rounds did not see, and runs again, up to
-  // --adaptive-retries times; the run agreeing best is kept (CompareAdaptiveRun, sweep.hpp).
+  // its n, or kAdaptiveSampleWithin at one; or that sampled nothing) sat in a burst the rounds
+  // did not see, and runs again, up to --adaptive-retries times; the run agreeing best is kept
+  // (CompareAdaptiveRun, sweep.hpp).
   std::map<int, double> first_rounds;
   for (std::size_t i = 0; i < ns.size(); ++i) {
     if (!ms[i].empty()) first_rounds[ns[i]] = Percentile(ms[i], 0.5);
@@ -398,8 +399,10 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("warmup", &s.warmup, "untimed batches before each point");
   fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
   fs.Add("adaptive-retries", &s.adaptive_retries,
-         "adaptive runs repeated per config where one's own batches disagree with the rounds "
-         "before it (by more than 10 % over all its n or 25 % at one: a burst; 0: never)");
+         absl::StrFormat("adaptive runs repeated per config where one's own batches disagree "
+                         "with the rounds before it (by more than %g %% over all its n or %g %% "
+                         "at one: a burst; 0: never)",
+                         100 * kAdaptiveAgreementWithin, 100 * kAdaptiveSampleWithin));
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
