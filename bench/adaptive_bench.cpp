@@ -8,18 +8,26 @@
 //                 best single fixed n (goal: >= 5 % faster);
 //   continuous  - symmetric 64 MiB batches streamed back to back: throughput against the duplex
 //                 copy bound (goal >= 0.95).
+//   ramp        - how fast the first batches of a run are: after a block of batches, the GPU
+//                 idles for a gap (0, 20, 200, 2000 ms) or a fresh pipeline is created (as the
+//                 sweep does before its adaptive run), then 24 batches at a fixed n; prints the
+//                 median over --ramp-repeats of each batch's time over the run's last 8.
+//                 Not in "all".
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
 //   adaptive_bench [stationary|two-phase|continuous|all] [--batches=N] [--two-phase-mib=6.5]
 //                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3]
-//                  [--issue=streams|graph]
+//                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -45,6 +53,7 @@ double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
 int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
 double g_probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;  // 0: no calibration probe
 IssueMode g_issue = IssueMode::kStreams;
+int g_ramp_repeats = 7;
 const int kCandidates[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, KernelLauncher l) {
@@ -326,6 +335,68 @@ void Continuous() {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The first batches of a run against its settled ones: the adaptive pipeline takes its
+// non-streamed measurement and its level at n* from a run's first ten batches.
+void Ramp() {
+  auto check = [](const absl::Status& st) {
+    if (st.ok()) return;
+    std::cerr << "adaptive_bench ramp: " << st << "\n";
+    std::exit(70);
+  };
+  constexpr int kRun = 24;
+  constexpr int kSettled = 8;  // the last 8 batches of a run are its settled time
+  struct Workload {
+    const char* name;
+    std::int64_t items;
+    int iters;
+  };
+  const Workload workloads[] = {{"add-scalar 64 MiB, intensity 200", 16 << 20, 200},
+                                {"add-scalar 0.5 MiB, intensity 200", 128 << 10, 200}};
+  for (const Workload& w : workloads) {
+    auto in = *PinnedBuffer<float>::Create(w.items);
+    auto out = *PinnedBuffer<float>::Create(w.items);
+    for (std::int64_t i = 0; i < w.items; ++i) in.data()[i] = static_cast<float>(i % 1000);
+    const HostBatch batch{in.data(), out.data(), w.items};
+    g_iters = w.iters;
+    std::printf("\n== ramp: %s; batch k / median of batches %d-%d, median over %d repeats\n",
+                w.name, kRun - kSettled, kRun - 1, g_ramp_repeats);
+    std::printf("%-22s %3s %9s  %s\n", "before the run", "n", "settled", "batch 0 1 2 ... 11");
+    for (int n : {1, 16}) {
+      // gap < 0: a fresh pipeline created right after the block (the sweep's adaptive run).
+      for (int gap_ms : {-1, 0, 20, 200, 2000}) {
+        std::vector<std::vector<double>> ratio(kRun);
+        std::vector<double> settled;
+        auto p = StreamPipeline::Create(Base(w.items, 4, 4, VariableAddScalar()));
+        check(p.status());
+        for (int r = 0; r < g_ramp_repeats; ++r) {
+          for (int b = 0; b < 16; ++b) check(p->Run(batch, n).status());
+          if (gap_ms < 0) {
+            p = StreamPipeline::Create(Base(w.items, 4, 4, VariableAddScalar()));
+            check(p.status());
+          } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+          }
+          std::vector<double> ms;
+          for (int b = 0; b < kRun; ++b) {
+            absl::StatusOr<BatchStats> st = p->Run(batch, n);
+            check(st.status());
+            ms.push_back(st->elapsed_ms);
+          }
+          const double ref = Median(std::vector<double>(ms.end() - kSettled, ms.end()));
+          settled.push_back(ref);
+          for (int b = 0; b < kRun; ++b) ratio[b].push_back(ms[b] / ref);
+        }
+        std::string row;
+        for (int b = 0; b < 12; ++b) row += absl::StrFormat(" %.3f", Median(ratio[b]));
+        std::printf("%-22s %3d %9.4f %s\n",
+                    gap_ms < 0 ? "a fresh pipeline" : absl::StrFormat("idle %d ms", gap_ms).c_str(),
+                    n, Median(settled), row.c_str());
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace streampipe
 
@@ -343,6 +414,8 @@ int main(int argc, char** argv) {
       g_measure_batches = std::atoi(argv[i] + 18);
     } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
       g_probe_ratio = std::atof(argv[i] + 14);
+    } else if (std::strncmp(argv[i], "--ramp-repeats=", 15) == 0) {
+      g_ramp_repeats = std::max(1, std::atoi(argv[i] + 15));
     } else if (std::strncmp(argv[i], "--issue=", 8) == 0) {
       absl::StatusOr<IssueMode> m = ParseIssueMode(argv[i] + 8);
       if (!m.ok()) {
@@ -376,5 +449,6 @@ int main(int argc, char** argv) {
     TwoPhase();
   }
   if (what == "all" || what == "continuous") Continuous();
+  if (what == "ramp") Ramp();
   return 0;
 }

@@ -338,6 +338,22 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   return IssueLine{std::max(0.0, fit->coefficients[0]), fit->coefficients[1]};
 }
 
+double StreamController::StarLevelMs() const {
+  // The level learned over the cooldown holds the drift detector's reference for the whole
+  // derivation; the prediction follows n*'s samples since: the median of those kept (up to
+  // kMaxSamplesPerN, the last few dozen batches). A level learned over the first eight batches
+  // alone carried a burst or a slow start into every n's prediction until drift was declared
+  // (runs 89-93: n*'s level 5-9 % off its later samples in 2-15 of 124 configurations per
+  // sweep; docs/results.md).
+  const auto it = samples_.find(n_star_);
+  if (it == samples_.end() || it->second.ms.empty()) return level_;
+  if (level_ > 0.0 &&
+      it->second.ms.size() < static_cast<std::size_t>(std::max(1, options_.cooldown_batches))) {
+    return level_;
+  }
+  return Median(it->second.ms);
+}
+
 const StreamController::Calibration& StreamController::CalibrationNow() const {
   if (calibration_) return *calibration_;
   // The model's device paths (s = 0) with c fitted, corrected by the residuals measured at the
@@ -351,7 +367,7 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   Calibration cal{line, Linearized(c_, line ? 0.0 : s_), {}};
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
-    const double t = m == n_star_ && level_ > 0.0 ? level_ : Median(Recent(s.ms, kRecent));
+    const double t = m == n_star_ ? StarLevelMs() : Median(Recent(s.ms, kRecent));
     // A batch the host's issue time bounds measures the host, not the device paths.
     if (auto it = issue_.find(m);
         line && it != issue_.end() && !it->second.empty() &&

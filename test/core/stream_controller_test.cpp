@@ -891,6 +891,35 @@ TEST(StreamControllerTest, TheNonStreamedMeasurementAnchorsTheCorrectionAtOneStr
   EXPECT_NEAR(periods.PredictMs(1, kItems) / card2.Exact(kTransferBound, 1, kItems), 0.9, 0.03);
 }
 
+// The level learned over the cooldown is the drift detector's reference; the prediction at n*
+// follows n*'s samples since. Here a burst slows the cooldown's batches by 7 % (under the
+// detector's 10 %): the level keeps the burst, the prediction does not (runs 89-93: n*'s level
+// 5-9 % off its later samples in 2-15 of 124 configurations per sweep, and every n's prediction
+// with it).
+TEST(StreamControllerTest, ThePredictionAtTheChosenNFollowsItsSamplesNotTheCooldown) {
+  StreamController c = Make();
+  SimulatedCard card(43, 0.01);
+  card.ScaleStreamed(1.07);
+  Drive(c, card, kTransferBound, 2 + Options().cooldown_batches);  // warm-up, measure, cooldown
+  const int star = c.streams();
+  ASSERT_GE(star, 2);
+  EXPECT_NEAR(c.PredictMs(star, kItems) / card.Exact(kTransferBound, star, kItems), 1.0, 0.02)
+      << "during the burst the prediction is the burst's";
+  card.ScaleStreamed(1.0);
+  int drift = 0;
+  Drive(c, card, kTransferBound, 60, &drift);
+  EXPECT_EQ(drift, 0) << "7 % is within the detector's threshold";
+  ASSERT_EQ(c.streams(), star);
+  EXPECT_NEAR(c.PredictMs(star, kItems) / card.Exact(kTransferBound, star, kItems), 1.0, 0.02);
+  // A neighbour measured after the burst is predicted from its own samples as before.
+  for (const MeasuredN& m : c.Measured()) {
+    if (m.streams == star || m.samples < 2) continue;
+    SCOPED_TRACE(m.streams);
+    EXPECT_NEAR(c.PredictMs(m.streams, kItems) / card.Exact(kTransferBound, m.streams, kItems),
+                1.0, 0.03);
+  }
+}
+
 // The device part of the prediction (DevicePredictMs) leaves out the host's issue time: where a
 // slow host bounds the batch, PredictMs follows the host and the device part stays with the
 // device's paths, corrected by the residuals of the n measured off the issue bound (there it

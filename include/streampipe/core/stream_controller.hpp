@@ -9,9 +9,10 @@
 //
 // The method (seed 000 section 4.4, made robust; docs/design.md "Adaptation"):
 //   1. Measure one batch non-streamed (components) and choose n* with the model.
-//   2. Learn the measured level at n* over `cooldown_batches` batches: from then on the
-//      calibrated prediction of n* is that level, and of another n that level times the
-//      model's ratio T(n)/T(n*).
+//   2. Learn the measured level at n* over `cooldown_batches` batches, the drift detector's
+//      reference. The calibrated prediction of n* is the median of its samples since (the
+//      level until there are as many); of another n, the model corrected by the residuals of
+//      the n measured (docs/models.md, "Calibrated prediction").
 //   3. Each streamed batch is compared with its prediction by the drift detector; on drift,
 //      measure one batch non-streamed again and re-derive (back to 1).
 //   4. Within a budget (a token bucket, at most `exploration.budget` of the batches), explore
@@ -251,6 +252,7 @@ class StreamController {
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
   };
   const Calibration& CalibrationNow() const;
+  double StarLevelMs() const;  // n*'s measured time for the calibration (see the .cpp)
   // Drops the cached calibration when it goes out of scope (and when made).
   class CalibrationReset {
    public:
