@@ -342,7 +342,7 @@ double StreamController::StarLevelMs() const {
   // The level learned over the cooldown holds the drift detector's reference for the whole
   // derivation; the prediction follows n*'s samples since: the median of those kept (up to
   // kMaxSamplesPerN, the last few dozen batches). A level learned over the first eight batches
-  // alone carried a burst or a slow start into every n's prediction until drift was declared
+  // alone carried a burst during them into every n's prediction until drift was declared
   // (runs 89-93: n*'s level 5-9 % off its later samples in 2-15 of 124 configurations per
   // sweep; docs/results.md).
   const auto it = samples_.find(n_star_);
