@@ -14,7 +14,7 @@
 //                 median over --ramp-repeats of each batch's time over the run's last 8.
 //                 Not in "all".
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
-//   adaptive_bench [stationary|two-phase|continuous|all] [--batches=N] [--two-phase-mib=6.5]
+//   adaptive_bench [stationary|two-phase|continuous|all|ramp] [--batches=N] [--two-phase-mib=6.5]
 //                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3]
 //                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>

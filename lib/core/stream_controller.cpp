@@ -338,20 +338,18 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   return IssueLine{std::max(0.0, fit->coefficients[0]), fit->coefficients[1]};
 }
 
-double StreamController::StarLevelMs() const {
+double StreamController::StarLevelMs(const std::vector<double>& star_ms) const {
   // The level learned over the cooldown holds the drift detector's reference for the whole
   // derivation; the prediction follows n*'s samples since: the median of those kept (up to
   // kMaxSamplesPerN, the last few dozen batches). A level learned over the first eight batches
   // alone carried a burst during them into every n's prediction until drift was declared
   // (runs 89-93: n*'s level 5-9 % off its later samples in 2-15 of 124 configurations per
   // sweep; docs/results.md).
-  const auto it = samples_.find(n_star_);
-  if (it == samples_.end() || it->second.ms.empty()) return level_;
   if (level_ > 0.0 &&
-      it->second.ms.size() < static_cast<std::size_t>(std::max(1, options_.cooldown_batches))) {
+      star_ms.size() < static_cast<std::size_t>(std::max(1, options_.cooldown_batches))) {
     return level_;
   }
-  return Median(it->second.ms);
+  return Median(star_ms);
 }
 
 const StreamController::Calibration& StreamController::CalibrationNow() const {
@@ -367,7 +365,7 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   Calibration cal{line, Linearized(c_, line ? 0.0 : s_), {}};
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
-    const double t = m == n_star_ ? StarLevelMs() : Median(Recent(s.ms, kRecent));
+    const double t = m == n_star_ ? StarLevelMs(s.ms) : Median(Recent(s.ms, kRecent));
     // A batch the host's issue time bounds measures the host, not the device paths.
     if (auto it = issue_.find(m);
         line && it != issue_.end() && !it->second.empty() &&

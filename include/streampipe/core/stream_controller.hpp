@@ -252,7 +252,8 @@ class StreamController {
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
   };
   const Calibration& CalibrationNow() const;
-  double StarLevelMs() const;  // n*'s measured time for the calibration (see the .cpp)
+  // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
+  double StarLevelMs(const std::vector<double>& star_ms) const;
   // Drops the cached calibration when it goes out of scope (and when made).
   class CalibrationReset {
    public:
