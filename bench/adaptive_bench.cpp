@@ -13,8 +13,11 @@
 //                 sweep does before its adaptive run), then 24 batches at a fixed n; prints the
 //                 median over --ramp-repeats of each batch's time over the run's last 8.
 //                 Not in "all".
+//   switch      - batches right after a switch of n (2 -> 1, 1 -> 2, 2 -> 4, 2 -> 2), with the
+//                 host spinning 0-300 us before each: each over the settled time at the new n.
+//                 Not in "all".
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
-//   adaptive_bench [stationary|two-phase|continuous|all|ramp] [--batches=N] [--two-phase-mib=6.5]
+//   adaptive_bench [stationary|two-phase|continuous|all|ramp|switch] [--batches=N] [--two-phase-mib=6.5]
 //                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3]
 //                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>
@@ -397,6 +400,60 @@ void Ramp() {
   }
 }
 
+// Whether the batches right after a switch of n are slower than the same n settled, and
+// whether a host gap between batches slows them (the sweep's adaptive runs measured their
+// visits to n = 1 of tiny batches 3-4 % slow on median, up to 18 %, against the rounds).
+// One pipeline; per repeat, 12 batches at n = from, then 16 at n = to with the host spinning
+// gap_us before each; each of the first 8 at n = to over the median of the last 8, median
+// over --ramp-repeats x 3 repeats.
+void Switch() {
+  auto check = [](const absl::Status& st) {
+    if (st.ok()) return;
+    std::cerr << "adaptive_bench switch: " << st << "\n";
+    std::exit(70);
+  };
+  constexpr int kBefore = 12, kAfter = 16, kSettled = 8;
+  const std::int64_t items = 128 << 10;  // 0.5 MiB of floats each way
+  auto in = *PinnedBuffer<float>::Create(items);
+  auto out = *PinnedBuffer<float>::Create(items);
+  for (std::int64_t i = 0; i < items; ++i) in.data()[i] = static_cast<float>(i % 1000);
+  const HostBatch batch{in.data(), out.data(), items};
+  g_iters = 200;
+  auto p = StreamPipeline::Create(Base(items, 4, 4, VariableAddScalar()));
+  check(p.status());
+  for (int b = 0; b < 50; ++b) check(p->Run(batch, 2).status());
+  std::printf("\n== switch: add-scalar 0.5 MiB, intensity 200, %s issue; batch k at n = to after "
+              "%d at n = from, over the median of batches %d-%d, median over %d repeats\n",
+              std::string(IssueModeName(g_issue)).c_str(), kBefore, kAfter - kSettled,
+              kAfter - 1, 3 * g_ramp_repeats);
+  std::printf("%4s %3s %7s %9s  %s\n", "from", "to", "gap us", "settled", "batch 0 1 ... 7");
+  const std::pair<int, int> switches[] = {{2, 1}, {1, 2}, {2, 4}, {2, 2}};
+  for (const auto& [from, to] : switches) {
+    for (int gap_us : {0, 30, 100, 300}) {
+      std::vector<std::vector<double>> ratio(kSettled);
+      std::vector<double> settled;
+      for (int r = 0; r < 3 * g_ramp_repeats; ++r) {
+        for (int b = 0; b < kBefore; ++b) check(p->Run(batch, from).status());
+        std::vector<double> ms;
+        for (int b = 0; b < kAfter; ++b) {
+          const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(gap_us);
+          while (std::chrono::steady_clock::now() < until) {
+          }
+          absl::StatusOr<BatchStats> st = p->Run(batch, to);
+          check(st.status());
+          ms.push_back(st->elapsed_ms);
+        }
+        const double ref = Median(std::vector<double>(ms.end() - kSettled, ms.end()));
+        settled.push_back(ref);
+        for (int b = 0; b < kSettled; ++b) ratio[b].push_back(ms[b] / ref);
+      }
+      std::string row;
+      for (int b = 0; b < kSettled; ++b) row += absl::StrFormat(" %.3f", Median(ratio[b]));
+      std::printf("%4d %3d %7d %9.4f %s\n", from, to, gap_us, Median(settled), row.c_str());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace streampipe
 
@@ -450,5 +507,6 @@ int main(int argc, char** argv) {
   }
   if (what == "all" || what == "continuous") Continuous();
   if (what == "ramp") Ramp();
+  if (what == "switch") Switch();
   return 0;
 }

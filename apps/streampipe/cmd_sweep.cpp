@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -56,6 +57,8 @@ struct Settings {
   int adaptive_retries = 2;  // adaptive runs repeated where one disagrees with the rounds
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
   DeviceTraits traits;
+  // --adaptive-trace: one row per batch of each kept adaptive run (null: none).
+  std::ostream* adaptive_trace = nullptr;
 };
 
 // One configuration of a grid: a workload at one size and intensity, one issue order.
@@ -69,6 +72,13 @@ struct Config {
   KernelLauncher launch;
   std::string order;
   std::string issue = "streams";  // IssueMode name
+};
+
+// One batch of an adaptive run, for --adaptive-trace: its stats and when the host ran it.
+struct TracedBatch {
+  BatchStats stats;
+  double host_start_ms = 0.0;  // steady clock, from the run's first Run call
+  double host_wall_ms = 0.0;   // the Run call's wall time
 };
 
 double Percentile(std::vector<double> v, double q) {
@@ -204,12 +214,23 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     if (!ms[i].empty()) first_rounds[ns[i]] = Percentile(ms[i], 0.5);
   }
   std::optional<StreamPipeline> kept;
+  std::vector<TracedBatch> kept_trace;
+  int kept_run = 0;
   AdaptiveAgreement agreement;
   int adaptive_runs = 0;
   for (int run = 0; run <= s.adaptive_retries; ++run) {
     STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline candidate, StreamPipeline::Create(ao));
+    std::vector<TracedBatch> traced;
+    const auto run_begin = std::chrono::steady_clock::now();
     for (int b = 0; b < s.adaptive_batches; ++b) {
-      STREAMPIPE_RETURN_IF_ERROR(candidate.Run(batch).status());
+      const auto begin = std::chrono::steady_clock::now();
+      STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, candidate.Run(batch));
+      const auto end = std::chrono::steady_clock::now();
+      if (s.adaptive_trace != nullptr) {
+        traced.push_back({std::move(st),
+                          std::chrono::duration<double, std::milli>(begin - run_begin).count(),
+                          std::chrono::duration<double, std::milli>(end - begin).count()});
+      }
     }
     ++adaptive_runs;
     const std::optional<BatchObservation>& ref = candidate.controller().reference();
@@ -225,10 +246,25 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     if (better) {
       kept.emplace(std::move(candidate));
       agreement = a;
+      kept_trace = std::move(traced);
+      kept_run = run + 1;
     }
     if (agreement.agrees()) break;
   }
   StreamPipeline& ap = *kept;
+  if (s.adaptive_trace != nullptr) {
+    // Which batches the controller took as samples, and how long the host held each Run call
+    // (host_wall_ms - elapsed_ms: the GPU's idle time around the batch, at most).
+    for (const TracedBatch& t : kept_trace) {
+      *s.adaptive_trace << absl::StrFormat(
+          "%s,%s,%d,%d,%g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f\n", c.workload, c.grid,
+          c.items * c.in_per_item, c.items * c.out_per_item, c.intensity, c.order, c.issue,
+          kept_run, t.stats.index, PlanKindName(t.stats.kind), t.stats.streams,
+          t.stats.settled ? 1 : 0, t.stats.elapsed_ms, t.stats.issue_ms, t.host_start_ms,
+          t.host_wall_ms);
+    }
+    s.adaptive_trace->flush();
+  }
 
   STREAMPIPE_RETURN_IF_ERROR(rounds(first_half, total_rounds));
   Workload w;
@@ -403,6 +439,10 @@ int RunSweep(const std::vector<std::string>& args) {
                          "with the rounds before it (by more than %g %% over all its n or %g %% "
                          "at one: a burst; 0: never)",
                          100 * kAdaptiveAgreementWithin, 100 * kAdaptiveSampleWithin));
+  std::string adaptive_trace;
+  fs.Add("adaptive-trace", &adaptive_trace,
+         "write every batch of each kept adaptive run here (CSV: configuration, batch, kind, n, "
+         "settled, device and issue times, host start and wall time)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
@@ -455,6 +495,17 @@ int RunSweep(const std::vector<std::string>& args) {
                   absl::StrCat("--frames: '", std::string(f), "' is not WxH"));
     }
     frame_sizes.push_back({.width = w, .height = h, .format = video::PixelFormat::kGray8});
+  }
+  std::ofstream trace_file;
+  if (!adaptive_trace.empty()) {
+    trace_file.open(adaptive_trace);
+    if (!trace_file) {
+      return Fail(kCommand, kExitIoErr,
+                  absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
+    }
+    trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
+                  "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms\n";
+    s.adaptive_trace = &trace_file;
   }
   if (CudaDeviceCount() == 0) {
     return Fail(kCommand, kExitUnavailable, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));

@@ -127,6 +127,15 @@ TEST(AdviseCliTest, SweepBoundsItsAdaptiveRetries) {
   }
 }
 
+TEST(AdviseCliTest, SweepSaysWhenItCannotWriteItsAdaptiveTrace) {
+  // Checked before the GPU is looked for: the same answer with and without one.
+  CommandResult r = RunCommand(kBin + " sweep --adaptive-trace=/nonexistent-dir/trace.csv");
+  EXPECT_EQ(r.exit_code, 74);
+  EXPECT_NE(r.err.find("--adaptive-trace: cannot write '/nonexistent-dir/trace.csv'"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);
