@@ -15,4 +15,11 @@ double Median(std::vector<double> values) {
   return 0.5 * (lower + upper);
 }
 
+double LowMedian(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const std::size_t h = (values.size() - 1) / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<long>(h), values.end());
+  return values[h];
+}
+
 }  // namespace streampipe

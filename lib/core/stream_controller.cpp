@@ -147,6 +147,10 @@ double StreamController::Median(std::vector<double> v) {
   return v.empty() ? 0.0 : streampipe::Median(std::move(v));
 }
 
+double StreamController::TimeOf(std::vector<double> v) {
+  return v.empty() ? 0.0 : streampipe::LowMedian(std::move(v));
+}
+
 LinearizedModel StreamController::Linearized(double c, double s) const {
   ModelTerms t = *terms_;
   t.stream_overhead = c;
@@ -330,7 +334,7 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   for (const auto& [n, v] : issue_) {
     if (v.empty()) continue;
     rows.insert(rows.end(), {1.0, static_cast<double>(n)});
-    medians.push_back(Median(Recent(v, kRecent)));
+    medians.push_back(TimeOf(Recent(v, kRecent)));
   }
   if (medians.size() < 2) return std::nullopt;
   absl::StatusOr<LinearFit> fit = FitLeastSquares(rows, 2, medians);
@@ -349,7 +353,7 @@ double StreamController::StarLevelMs(const std::vector<double>& star_ms) const {
       star_ms.size() < static_cast<std::size_t>(std::max(1, options_.cooldown_batches))) {
     return level_;
   }
-  return Median(star_ms);
+  return TimeOf(star_ms);
 }
 
 const StreamController::Calibration& StreamController::CalibrationNow() const {
@@ -365,11 +369,11 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   Calibration cal{line, Linearized(c_, line ? 0.0 : s_), {}};
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
-    const double t = m == n_star_ ? StarLevelMs(s.ms) : Median(Recent(s.ms, kRecent));
+    const double t = m == n_star_ ? StarLevelMs(s.ms) : TimeOf(Recent(s.ms, kRecent));
     // A batch the host's issue time bounds measures the host, not the device paths.
     if (auto it = issue_.find(m);
         line && it != issue_.end() && !it->second.empty() &&
-        Median(Recent(it->second, kRecent)) >= kIssueBound * t) {
+        TimeOf(Recent(it->second, kRecent)) >= kIssueBound * t) {
       continue;
     }
     const double d = cal.device.TotalMs(m);
@@ -431,14 +435,14 @@ std::vector<MeasuredN> StreamController::Measured() const {
     MeasuredN& m = by_n[n];
     m.streams = n;
     m.samples = static_cast<int>(s.ms.size());
-    m.median_ms = Median(Recent(s.ms, kRecent));
+    m.median_ms = TimeOf(Recent(s.ms, kRecent));
   }
   for (const auto& [n, v] : issue_) {
     if (v.empty()) continue;
     MeasuredN& m = by_n[n];
     m.streams = n;
     m.issue_samples = static_cast<int>(v.size());
-    m.issue_median_ms = Median(Recent(v, kRecent));
+    m.issue_median_ms = TimeOf(Recent(v, kRecent));
   }
   std::vector<MeasuredN> out;
   for (const auto& [n, m] : by_n) out.push_back(m);
@@ -571,11 +575,11 @@ double StreamController::FitBoundMs() const {
 void StreamController::Refit() {
   const auto star = samples_.find(n_star_);
   if (!terms_ || star == samples_.end() || star->second.ms.empty()) return;
-  const double t_star = Median(Recent(star->second.ms, kRecent));
+  const double t_star = TimeOf(Recent(star->second.ms, kRecent));
   std::vector<std::pair<int, double>> ratios;  // log(t_n / t_star)
   for (const auto& [n, s] : samples_) {
     if (n == n_star_ || s.ms.empty()) continue;
-    ratios.emplace_back(n, std::log(Median(Recent(s.ms, kRecent)) / t_star));
+    ratios.emplace_back(n, std::log(TimeOf(Recent(s.ms, kRecent)) / t_star));
   }
   if (ratios.empty()) return;
   // The issue cost s: measured on the host where the batches report their issue times (then
@@ -752,8 +756,8 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       // measured 4 % faster on its one visit, 6 % in the sweep).
       const int k = std::min(s.series, ComparisonSamples());
       const std::vector<double> recent = Recent(star->second.ms, kRecent);
-      const double med = Median(Recent(s.ms, static_cast<std::size_t>(k)));
-      const double ref = Median(recent);
+      const double med = TimeOf(Recent(s.ms, static_cast<std::size_t>(k)));
+      const double ref = TimeOf(recent);
       // A switch must beat the noise as well as the margin: three robust standard errors of
       // the difference of the medians, from the spread of n*'s recent samples (1.4826 MAD).
       // Two near-equal n (copy-bound batches in continuous mode) otherwise swap on noise.

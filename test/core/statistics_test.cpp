@@ -23,5 +23,24 @@ TEST(MedianTest, AnOutlierDoesNotMoveIt) {
 
 TEST(MedianTest, NoValuesIsNaN) { EXPECT_TRUE(std::isnan(Median({}))); }
 
+TEST(LowMedianTest, OddCountIsTheMedian) {
+  EXPECT_DOUBLE_EQ(LowMedian({5.0, 1.0, 3.0}), 3.0);
+  EXPECT_DOUBLE_EQ(LowMedian({2.5}), 2.5);
+}
+
+TEST(LowMedianTest, EvenCountIsTheSmallerMiddleValue) {
+  EXPECT_DOUBLE_EQ(LowMedian({4.0, 1.0, 3.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(LowMedian({10.0, -2.0}), -2.0);
+  EXPECT_DOUBLE_EQ(LowMedian({7.0, 7.0}), 7.0);
+}
+
+TEST(LowMedianTest, OneSlowSampleOfTwoDoesNotMoveIt) {
+  // A visit's two samples, one of them slowed 17 %: the median moves 8.5 %, the lower none.
+  EXPECT_DOUBLE_EQ(Median({0.0500, 0.0585}), 0.05425);
+  EXPECT_DOUBLE_EQ(LowMedian({0.0585, 0.0500}), 0.0500);
+}
+
+TEST(LowMedianTest, NoValuesIsNaN) { EXPECT_TRUE(std::isnan(LowMedian({}))); }
+
 }  // namespace
 }  // namespace streampipe

@@ -271,6 +271,11 @@ class StreamController {
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
+  // A time from an n's samples (batch or issue times): their lower median, 0 for none. A visit
+  // keeps two samples, and a right tail of slowed batches moved their median (the mean of
+  // two) into every comparison and prediction at that n (run 97: the sweep's visits to n = 1
+  // of tiny batches 3-4 % slow on median, up to 18 %; statistics.hpp LowMedian).
+  static double TimeOf(std::vector<double> v);
   void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,
                 double measured, double mean_ratio);
 
