@@ -17,7 +17,8 @@
 //                 host spinning 0-300 us before each: each over the settled time at the new n.
 //                 Not in "all".
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
-//   adaptive_bench [stationary|two-phase|continuous|all|ramp|switch] [--batches=N] [--two-phase-mib=6.5]
+//   adaptive_bench [stationary|two-phase|continuous|all|ramp|switch] [--batches=N]
+//                  [--two-phase-mib=6.5]
 //                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3]
 //                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>
@@ -412,7 +413,9 @@ void Switch() {
     std::cerr << "adaptive_bench switch: " << st << "\n";
     std::exit(70);
   };
-  constexpr int kBefore = 12, kAfter = 16, kSettled = 8;
+  constexpr int kBefore = 12;  // batches at n = from
+  constexpr int kAfter = 16;   // batches at n = to
+  constexpr int kSettled = 8;  // the last of them: the settled time
   const std::int64_t items = 128 << 10;  // 0.5 MiB of floats each way
   auto in = *PinnedBuffer<float>::Create(items);
   auto out = *PinnedBuffer<float>::Create(items);

@@ -30,14 +30,14 @@ def main(argv):
     for sweep_path, trace_path in zip(argv[0::2], argv[1::2]):
         median = {}
         for r in rows(sweep_path):
-            key = (r["workload"], round(float(r["in_bytes"])), r["issue"], r["order"],
-                   float(r["intensity"]))
+            key = (r["workload"], r["grid"], round(float(r["in_bytes"])), r["issue"],
+                   r["order"], float(r["intensity"]))
             median[key + (int(r["streams"]),)] = float(r["median_ms"])
         for r in rows(trace_path):
             if r["settled"] != "1" or r["kind"] not in ("streamed", "explore"):
                 continue
-            key = (r["workload"], round(float(r["in_bytes"])), r["issue"], r["order"],
-                   float(r["intensity"]))
+            key = (r["workload"], r["grid"], round(float(r["in_bytes"])), r["issue"],
+                   r["order"], float(r["intensity"]))
             n = int(r["streams"])
             m = median.get(key + (n,))
             if not m:
@@ -46,14 +46,15 @@ def main(argv):
             groups[("tiny" if tiny else "larger", r["issue"], n if tiny else "any",
                     "n*" if r["kind"] == "streamed" else "visit")].append(
                         float(r["elapsed_ms"]) / m)
-    print("| batches | issue | n | at | samples | p10 | median | p90 | p99 | > 1.05 | > 1.1 | > 1.2 |")
+    print("| batches | issue | n | at | samples | p10 | median | p90 | p99 "
+          "| > 1.05 | > 1.1 | > 1.2 |")
     print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for key in sorted(groups, key=str):
         v = sorted(groups[key])
-        q = lambda p: v[int(p * (len(v) - 1))]
-        over = lambda x: sum(r > x for r in v) / len(v)
+        quantiles = [v[int(p * (len(v) - 1))] for p in (0.1, 0.5, 0.9, 0.99)]
+        shares = [sum(r > x for r in v) / len(v) for x in (1.05, 1.1, 1.2)]
         print("| %s | %s | %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f |" %
-              (key + (len(v), q(0.1), q(0.5), q(0.9), q(0.99), over(1.05), over(1.1), over(1.2))))
+              (key + (len(v),) + tuple(quantiles) + tuple(shares)))
     return 0
 
 

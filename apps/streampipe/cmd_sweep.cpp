@@ -610,6 +610,10 @@ int RunSweep(const std::vector<std::string>& args) {
                   AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity)));
     }
   }
+  if (trace_file.is_open() && !(trace_file.flush() && trace_file)) {
+    return Fail(kCommand, kExitIoErr,
+                absl::StrCat("--adaptive-trace: writing '", adaptive_trace, "' failed"));
+  }
   for (const auto& [issue, e] : errors) {
     auto line = [](const std::vector<double>& v) {
       const auto over = std::count_if(v.begin(), v.end(), [](double x) { return x > 0.1; });

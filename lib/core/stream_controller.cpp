@@ -151,6 +151,18 @@ double StreamController::TimeOf(std::vector<double> v) {
   return v.empty() ? 0.0 : streampipe::LowMedian(std::move(v));
 }
 
+double StreamController::TimeLike(const std::vector<double>& v, int k) {
+  const std::size_t block = static_cast<std::size_t>(std::max(1, k));
+  if (v.size() < 2 * block) return TimeOf(v);
+  std::vector<double> blocks;
+  for (std::size_t i = 0; i + block <= v.size(); i += block) {
+    const auto first = v.begin() + static_cast<std::ptrdiff_t>(i);
+    const auto last = first + static_cast<std::ptrdiff_t>(block);
+    blocks.push_back(TimeOf(std::vector<double>(first, last)));
+  }
+  return Median(blocks);
+}
+
 LinearizedModel StreamController::Linearized(double c, double s) const {
   ModelTerms t = *terms_;
   t.stream_overhead = c;
@@ -344,7 +356,7 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
 
 double StreamController::StarLevelMs(const std::vector<double>& star_ms) const {
   // The level learned over the cooldown holds the drift detector's reference for the whole
-  // derivation; the prediction follows n*'s samples since: the median of those kept (up to
+  // derivation; the prediction follows n*'s samples since: the lower median of those kept (up to
   // kMaxSamplesPerN, the last few dozen batches). A level learned over the first eight batches
   // alone carried a burst during them into every n's prediction until drift was declared
   // (runs 89-93: n*'s level 5-9 % off its later samples in 2-15 of 124 configurations per
@@ -367,9 +379,24 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // Otherwise the model's T4 path (with s fitted from batch times) is corrected with the rest.
   std::optional<IssueLine> line = MeasuredIssueLine();
   Calibration cal{line, Linearized(c_, line ? 0.0 : s_), {}};
+  const auto star = samples_.find(n_star_);
+  const std::vector<double>* star_ms =
+      star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
-    const double t = m == n_star_ ? StarLevelMs(s.ms) : TimeOf(Recent(s.ms, kRecent));
+    double t = 0.0;
+    if (m == n_star_) {
+      t = StarLevelMs(s.ms);
+    } else {
+      // The lower median of a visit's few samples sits below their median under symmetric
+      // noise (of two, 0.56 sigma): scaled by what the same estimator makes of n*'s many.
+      const std::vector<double> recent = Recent(s.ms, kRecent);
+      t = TimeOf(recent);
+      if (star_ms != nullptr) {
+        const double like = TimeLike(*star_ms, static_cast<int>(recent.size()));
+        if (like > 0.0) t *= TimeOf(*star_ms) / like;
+      }
+    }
     // A batch the host's issue time bounds measures the host, not the device paths.
     if (auto it = issue_.find(m);
         line && it != issue_.end() && !it->second.empty() &&
@@ -575,11 +602,14 @@ double StreamController::FitBoundMs() const {
 void StreamController::Refit() {
   const auto star = samples_.find(n_star_);
   if (!terms_ || star == samples_.end() || star->second.ms.empty()) return;
-  const double t_star = TimeOf(Recent(star->second.ms, kRecent));
+  const std::vector<double> star_recent = Recent(star->second.ms, kRecent);
   std::vector<std::pair<int, double>> ratios;  // log(t_n / t_star)
   for (const auto& [n, s] : samples_) {
     if (n == n_star_ || s.ms.empty()) continue;
-    ratios.emplace_back(n, std::log(TimeOf(Recent(s.ms, kRecent)) / t_star));
+    // n*'s time by the estimator of n's, over as many samples (TimeLike).
+    const std::vector<double> recent = Recent(s.ms, kRecent);
+    ratios.emplace_back(n, std::log(TimeOf(recent) /
+                                    TimeLike(star_recent, static_cast<int>(recent.size()))));
   }
   if (ratios.empty()) return;
   // The issue cost s: measured on the host where the batches report their issue times (then
@@ -757,13 +787,17 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       const int k = std::min(s.series, ComparisonSamples());
       const std::vector<double> recent = Recent(star->second.ms, kRecent);
       const double med = TimeOf(Recent(s.ms, static_cast<std::size_t>(k)));
-      const double ref = TimeOf(recent);
+      // n*'s time by the same estimator over as many samples: the lower median of two sits
+      // 0.56 sigma low under symmetric noise, of eight 0.15 sigma, and a neighbour would gain
+      // the difference (equal n under 2 % noise switched in 21 of 300 runs against 7).
+      const double ref = TimeLike(recent, k);
       // A switch must beat the noise as well as the margin: three robust standard errors of
-      // the difference of the medians, from the spread of n*'s recent samples (1.4826 MAD).
+      // the difference, from the spread of n*'s recent samples (1.4826 MAD about their median).
       // Two near-equal n (copy-bound batches in continuous mode) otherwise swap on noise.
+      const double centre = Median(recent);
       std::vector<double> dev;
-      for (double v : recent) dev.push_back(std::abs(v - ref));
-      const double sigma = ref > 0.0 ? 1.4826 * Median(dev) / ref : 0.0;
+      for (double v : recent) dev.push_back(std::abs(v - centre));
+      const double sigma = centre > 0.0 ? 1.4826 * Median(dev) / centre : 0.0;
       const double needed = std::max(
           options_.exploration.switch_margin,
           3.0 * sigma * std::sqrt(1.0 / k + 1.0 / static_cast<double>(recent.size())));
@@ -807,8 +841,8 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         suggested_.reset();
         if (options_.online_calibration) Refit();
         AddEvent(EventKind::kExploration,
-                 absl::StrFormat("n=%d measured %.4f ms (median), n=%d %.4f ms", plan.streams, med,
-                                 old, ref),
+                 absl::StrFormat("n=%d measured %.4f ms (lower median), n=%d %.4f ms",
+                                 plan.streams, med, old, ref),
                  old, ref, n_star_, med, med / ref);
         if (static_cast<int>(learning_.size()) >= options_.cooldown_batches) {
           level_ = Median(learning_);

@@ -10,7 +10,7 @@
 // The method (seed 000 section 4.4, made robust; docs/design.md "Adaptation"):
 //   1. Measure one batch non-streamed (components) and choose n* with the model.
 //   2. Learn the measured level at n* over `cooldown_batches` batches, the drift detector's
-//      reference. The calibrated prediction of n* is the median of its samples since (the
+//      reference. The calibrated prediction of n* is the lower median of its samples since (the
 //      level until there are as many); of another n, the model corrected by the residuals of
 //      the n measured (docs/models.md, "Calibrated prediction").
 //   3. Each streamed batch is compared with its prediction by the drift detector; on drift,
@@ -20,10 +20,11 @@
 //      per-stream overhead c is re-fitted from the explored times relative to n* (on-line
 //      calibration), with the issue cost s where the traits have one; once per derivation a
 //      far candidate (`exploration.probe_ratio`) is visited to pin them. Where the batches
-//      report their host issue time, s is measured instead: the slope of issue time in n. A neighbour whose
-//      measured median beats n* by `switch_margin`, and by three standard errors of n*'s
-//      measured noise, on `confirmations` visits in a row, becomes n*. A visit that confirms
-//      an earlier win comes a few batches later, outside the budget (it is expected to gain).
+//      report their host issue time, s is measured instead: the slope of issue time in n. A
+//      neighbour whose measured time (lower median) beats n* by `switch_margin`, and by three
+//      standard errors of n*'s measured noise, on `confirmations` visits in a row, becomes n*.
+//      A visit that confirms an earlier win comes a few batches later, outside the budget (it
+//      is expected to gain).
 //      A neighbour faster by the margin but not beyond the noise is visited again and judged
 //      on up to 8 samples of the comparison (a sequential test).
 //
@@ -90,7 +91,7 @@ struct ExplorationOptions {
                                  // visits of a neighbour that measured faster come on top)
   int burst = 2;                 // tokens right after a derivation (a visit costs `run`)
   int samples_per_candidate = 2; // measurements of a neighbour before it is compared
-  double switch_margin = 0.01;   // a neighbour replaces n* if its median is this much faster
+  double switch_margin = 0.01;   // a neighbour replaces n* if its time is this much faster
                                  // (and faster than the noise of n*'s samples allows)
   int revisit_batches = 500;     // a neighbour is explored again after this many batches
   // Visits in a row that must find a neighbour faster before it becomes n* (each on fresh
@@ -155,7 +156,7 @@ struct RederivationEvent {
 // One JSON object (no newline): the event with `batch` as the pipeline's batch index.
 std::string EventJson(const RederivationEvent& event, std::int64_t batch);
 
-// What the controller has measured at one n in the current derivation (medians of the recent
+// What the controller has measured at one n in the current derivation (lower medians of the recent
 // samples, as the calibration uses them).
 struct MeasuredN {
   int streams = 0;
@@ -235,7 +236,7 @@ class StreamController {
   double ModelMs(int n, double c, double s) const;
   std::optional<int> ExploreTarget() const;
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
-  // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n: least squares of the median
+  // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n: least squares of the lower median
   // issue times over the streamed batches of this derivation, where at least two n have them
   // (and the slope is positive).
   struct IssueLine {
@@ -276,6 +277,10 @@ class StreamController {
   // two) into every comparison and prediction at that n (run 97: the sweep's visits to n = 1
   // of tiny batches 3-4 % slow on median, up to 18 %; statistics.hpp LowMedian).
   static double TimeOf(std::vector<double> v);
+  // The same estimator applied to n*'s samples `v` in blocks of k (the median of the blocks'
+  // lower medians), to compare with an n measured k times: the lower median of few samples
+  // sits lower than that of many under symmetric noise. TimeOf(v) where v holds fewer than 2 k.
+  static double TimeLike(const std::vector<double>& v, int k);
   void AddEvent(EventKind kind, std::string reason, int old_n, double old_pred, int new_n,
                 double measured, double mean_ratio);
 
