@@ -340,14 +340,33 @@ void Continuous() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Exits with 70 and the mode's name on an error (ramp and switch measure, they do not recover).
+void ExitOnError(const absl::Status& st, const char* mode) {
+  if (st.ok()) return;
+  std::cerr << "adaptive_bench " << mode << ": " << st << "\n";
+  std::exit(70);
+}
+
+// `count` batches at n on `p`, the host spinning `spin_us` before each: their device times.
+std::vector<double> TimedRun(StreamPipeline& p, const HostBatch& batch, int n, int count,
+                             int spin_us, const char* mode) {
+  std::vector<double> ms;
+  for (int b = 0; b < count; ++b) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    absl::StatusOr<BatchStats> st = p.Run(batch, n);
+    ExitOnError(st.status(), mode);
+    ms.push_back(st->elapsed_ms);
+  }
+  return ms;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The first batches of a run against its settled ones: the adaptive pipeline takes its
 // non-streamed measurement and its level at n* from a run's first ten batches.
 void Ramp() {
-  auto check = [](const absl::Status& st) {
-    if (st.ok()) return;
-    std::cerr << "adaptive_bench ramp: " << st << "\n";
-    std::exit(70);
-  };
+  const auto check = [](const absl::Status& st) { ExitOnError(st, "ramp"); };
   constexpr int kRun = 24;
   constexpr int kSettled = 8;  // the last 8 batches of a run are its settled time
   struct Workload {
@@ -381,12 +400,7 @@ void Ramp() {
           } else {
             std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
           }
-          std::vector<double> ms;
-          for (int b = 0; b < kRun; ++b) {
-            absl::StatusOr<BatchStats> st = p->Run(batch, n);
-            check(st.status());
-            ms.push_back(st->elapsed_ms);
-          }
+          const std::vector<double> ms = TimedRun(*p, batch, n, kRun, 0, "ramp");
           const double ref = Median(std::vector<double>(ms.end() - kSettled, ms.end()));
           settled.push_back(ref);
           for (int b = 0; b < kRun; ++b) ratio[b].push_back(ms[b] / ref);
@@ -408,11 +422,7 @@ void Ramp() {
 // gap_us before each; each of the first 8 at n = to over the median of the last 8, median
 // over --ramp-repeats x 3 repeats.
 void Switch() {
-  auto check = [](const absl::Status& st) {
-    if (st.ok()) return;
-    std::cerr << "adaptive_bench switch: " << st << "\n";
-    std::exit(70);
-  };
+  const auto check = [](const absl::Status& st) { ExitOnError(st, "switch"); };
   constexpr int kBefore = 12;  // batches at n = from
   constexpr int kAfter = 16;   // batches at n = to
   constexpr int kSettled = 8;  // the last of them: the settled time
@@ -437,15 +447,7 @@ void Switch() {
       std::vector<double> settled;
       for (int r = 0; r < 3 * g_ramp_repeats; ++r) {
         for (int b = 0; b < kBefore; ++b) check(p->Run(batch, from).status());
-        std::vector<double> ms;
-        for (int b = 0; b < kAfter; ++b) {
-          const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(gap_us);
-          while (std::chrono::steady_clock::now() < until) {
-          }
-          absl::StatusOr<BatchStats> st = p->Run(batch, to);
-          check(st.status());
-          ms.push_back(st->elapsed_ms);
-        }
+        const std::vector<double> ms = TimedRun(*p, batch, to, kAfter, gap_us, "switch");
         const double ref = Median(std::vector<double>(ms.end() - kSettled, ms.end()));
         settled.push_back(ref);
         for (int b = 0; b < kSettled; ++b) ratio[b].push_back(ms[b] / ref);

@@ -863,7 +863,8 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
     STREAMPIPE_ASSIGN_OR_RETURN(gate_, PinnedBuffer<detail::GateWords>::Create(1));
   }
   *gate_.data() = detail::GateWords{};
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(detail::LaunchGate(gate_.data(), detail::kGateTimeoutNs, slot.origin.get()));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(
+      detail::LaunchGate(gate_.data(), detail::kGateTimeoutNs, slot.origin.get()));
   if (slot.graph != nullptr) return absl::OkStatus();
   STREAMPIPE_RETURN_IF_ERROR(slot.fork.Record(StreamRef(slot.origin)));
   for (int k = 0; k < StreamsUsed(n); ++k) {
