@@ -18,6 +18,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -383,6 +384,38 @@ std::vector<std::string> OrdersFor(const Settings& s, bool all_by_default) {
   return {"depth-first"};
 }
 
+// The summary's tables as text on stderr, and as Markdown into `summary_path` where one is given.
+int ReportSummary(const SweepSummary& summary, const std::string& summary_path) {
+  std::cerr << SummaryText(summary);
+  if (!summary_path.empty()) {
+    std::ofstream f(summary_path);
+    f << SummaryMarkdown(summary);
+    if (!f) return Fail(kCommand, kExitIoErr, absl::StrCat("cannot write ", summary_path));
+  }
+  return kExitOk;
+}
+
+// The summary of a sweep measured before: `streampipe sweep --from=CSV [--summary=MD]`.
+int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
+  const std::string unreadable = absl::StrCat("--from: cannot read '", csv_path, "'");
+  std::error_code ec;
+  if (std::filesystem::is_directory(csv_path, ec)) {
+    return Fail(kCommand, kExitNoInput, absl::StrCat(unreadable, ": a directory"));
+  }
+  std::ifstream in(csv_path, std::ios::binary);
+  if (!in) return Fail(kCommand, kExitNoInput, unreadable);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Fail(kCommand, kExitNoInput, unreadable);
+  absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(text.str());
+  if (!points.ok()) {
+    return Fail(kCommand, kExitDataErr, AnnotateStatus(points.status(), csv_path));
+  }
+  absl::StatusOr<SweepSummary> sum = Summarize(*points);
+  if (!sum.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(sum.status(), csv_path));
+  return ReportSummary(*sum, summary_path);
+}
+
 }  // namespace
 
 int RunSweep(const std::vector<std::string>& args) {
@@ -445,7 +478,12 @@ int RunSweep(const std::vector<std::string>& args) {
          "settled, device and issue times, host start and wall time)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
+  std::string from;
+  fs.Add("from", &from,
+         "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
+         "the summary goes to stderr and --summary");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
+  if (!from.empty()) return SummarizeCsv(from, summary_path);
   absl::StatusOr<std::vector<std::string>> grids =
       ParseNameList(grid, {"quick", "symmetric", "asymmetric", "matmul", "histogram", "all"});
   if (!grids.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(grids.status(), "--grid"));
@@ -668,13 +706,7 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   absl::StatusOr<SweepSummary> sum = Summarize(points);
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
-  std::cerr << SummaryText(*sum);
-  if (!summary_path.empty()) {
-    std::ofstream f(summary_path);
-    f << SummaryMarkdown(*sum);
-    if (!f) return Fail(kCommand, kExitIoErr, absl::StrCat("cannot write ", summary_path));
-  }
-  return kExitOk;
+  return ReportSummary(*sum, summary_path);
 }
 
 }  // namespace streampipe::cli

@@ -388,6 +388,14 @@ std::string TextRow(const ModelAccuracy& a) {
                          a.over_10_percent);
 }
 
+// A cell of the per-grid table: "median / max (over 10 %)", or "n/a" where the predictor has
+// no point there.
+std::string GridCell(const ModelAccuracy& a) {
+  if (a.points == 0) return "n/a";
+  return absl::StrCat(Percent(a.median_rel_error), " / ", Percent(a.max_rel_error), " (",
+                      a.over_10_percent, ")");
+}
+
 bool AnyHeld(const SweepSummary& s) {
   return std::any_of(s.device_accuracy.begin(), s.device_accuracy.end(),
                      [](const ModelAccuracy& a) { return a.points > 0; });
@@ -690,6 +698,33 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   }
   accuracy("calibrated", [](const SweepPoint& p) { return p.calibrated_ms; });
 
+  // Accuracy per grid, where the sweep has several.
+  std::vector<std::string> grids;
+  for (const SweepPoint& p : points) {
+    if (std::find(grids.begin(), grids.end(), p.grid) == grids.end()) grids.push_back(p.grid);
+  }
+  if (grids.size() > 1) {
+    for (const std::string& grid : grids) {
+      GridAccuracy g;
+      g.grid = grid;
+      g.points = static_cast<int>(std::count_if(
+          points.begin(), points.end(), [&](const SweepPoint& p) { return p.grid == grid; }));
+      // On the grid's points only: a prediction elsewhere counts as not defined.
+      auto on_grid = [&grid](auto predicted) {
+        return [&grid, predicted](const SweepPoint& p) {
+          return p.grid == grid ? predicted(p) : kNaN;
+        };
+      };
+      for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+        g.accuracy.push_back(wall(std::string(ModelName(kAllModelKinds[m])),
+                                  on_grid([m](const SweepPoint& p) { return p.predicted_ms[m]; })));
+      }
+      g.accuracy.push_back(
+          wall("calibrated", on_grid([](const SweepPoint& p) { return p.calibrated_ms; })));
+      summary.grid_accuracy.push_back(std::move(g));
+    }
+  }
+
   // Choice of n.
   auto choice = [&](std::string who, auto chosen_n) {
     Mean mean;
@@ -804,6 +839,26 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
     absl::StrAppend(&out, "| ", a.model, " | ", a.points, " | ", Percent(a.median_rel_error), " | ",
                     Percent(a.max_rel_error), " |\n");
   }
+  if (!summary.grid_accuracy.empty()) {
+    absl::StrAppend(&out,
+                    "\n### Prediction accuracy per grid\n\n"
+                    "Median / max relative error (points over 10 %) of each predictor over "
+                    "each grid's points (the grid's points in the header).\n\n"
+                    "| predictor |");
+    std::string rule = "| --- |";
+    for (const GridAccuracy& g : summary.grid_accuracy) {
+      absl::StrAppend(&out, " ", g.grid, " (", g.points, ") |");
+      absl::StrAppend(&rule, " ---: |");
+    }
+    absl::StrAppend(&out, "\n", rule, "\n");
+    for (std::size_t row = 0; row < summary.accuracy.size(); ++row) {
+      absl::StrAppend(&out, "| ", summary.accuracy[row].model, " |");
+      for (const GridAccuracy& g : summary.grid_accuracy) {
+        absl::StrAppend(&out, " ", GridCell(g.accuracy[row]), " |");
+      }
+      absl::StrAppend(&out, "\n");
+    }
+  }
   absl::StrAppend(&out,
                   "\n### Choice of n\n\n"
                   "Measured time at the chosen n / measured time at the best measured n, over "
@@ -864,6 +919,21 @@ std::string SummaryText(const SweepSummary& summary) {
   for (const ModelAccuracy& a : summary.accuracy) {
     absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s %10s\n", a.model, a.points,
                                           Percent(a.median_rel_error), Percent(a.max_rel_error)));
+  }
+  if (!summary.grid_accuracy.empty()) {
+    absl::StrAppend(&out, "Prediction accuracy per grid (median / max, points over 10 %):\n");
+    absl::StrAppend(&out, absl::StrFormat("  %-20s", "predictor"));
+    for (const GridAccuracy& g : summary.grid_accuracy) {
+      absl::StrAppend(&out, absl::StrFormat(" %24s", absl::StrCat(g.grid, " (", g.points, ")")));
+    }
+    absl::StrAppend(&out, "\n");
+    for (std::size_t row = 0; row < summary.accuracy.size(); ++row) {
+      absl::StrAppend(&out, absl::StrFormat("  %-20s", summary.accuracy[row].model));
+      for (const GridAccuracy& g : summary.grid_accuracy) {
+        absl::StrAppend(&out, absl::StrFormat(" %24s", GridCell(g.accuracy[row])));
+      }
+      absl::StrAppend(&out, "\n");
+    }
   }
   absl::StrAppend(&out, "Choice of n (time at chosen n / time at best n):\n");
   absl::StrAppend(

@@ -136,6 +136,50 @@ TEST(AdviseCliTest, SweepSaysWhenItCannotWriteItsAdaptiveTrace) {
       << r.err;
 }
 
+// `sweep --from` summarizes a CSV measured before, without a GPU: the test sample with its
+// second configuration moved to another grid, so the per-grid table shows.
+TEST(AdviseCliTest, SweepSummarizesACsvWrittenBefore) {
+  std::string csv = streampipe::testing::ReadFile(STREAMPIPE_SOURCE_DIR
+                                                  "/test/core/data/sweep_sample.csv");
+  ASSERT_FALSE(csv.empty());
+  const std::string from = ",symmetric,67108864,67108864,100,";
+  const std::string to = ",asymmetric,67108864,67108864,100,";
+  int moved = 0;
+  for (std::size_t pos = 0; (pos = csv.find(from, pos)) != std::string::npos; ++moved) {
+    csv.replace(pos, from.size(), to);
+  }
+  ASSERT_EQ(moved, 4);
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/sweep_from.csv", summary = dir + "/sweep_from.md";
+  std::ofstream(path) << csv;
+  std::remove(summary.c_str());
+  CommandResult r = RunCommand(kBin + " sweep --from=" + path + " --summary=" + summary);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("Prediction accuracy per grid"), std::string::npos) << r.err;
+  const std::string md = streampipe::testing::ReadFile(summary);
+  EXPECT_NE(md.find("| predictor | symmetric (4) | asymmetric (4) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### Choice of n"), std::string::npos) << md;
+}
+
+TEST(AdviseCliTest, SweepFromNamesWhatItCannotRead) {
+  CommandResult r = RunCommand(kBin + " sweep --from=/nonexistent-dir/sweep.csv");
+  EXPECT_EQ(r.exit_code, 66);
+  EXPECT_NE(r.err.find("--from: cannot read '/nonexistent-dir/sweep.csv'"), std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + " sweep --from=" + ::testing::TempDir());
+  EXPECT_EQ(r.exit_code, 66);
+  EXPECT_NE(r.err.find("a directory"), std::string::npos) << r.err;
+
+  // A row cut short: data error naming the file and the line.
+  std::string csv = streampipe::testing::ReadFile(STREAMPIPE_SOURCE_DIR
+                                                  "/test/core/data/sweep_sample.csv");
+  const std::string path = ::testing::TempDir() + "/sweep_cut.csv";
+  std::ofstream(path) << csv << "add-scalar,symmetric,1,2\n";
+  r = RunCommand(kBin + " sweep --from=" + path);
+  EXPECT_EQ(r.exit_code, 65);
+  EXPECT_NE(r.err.find(path + ": line 10: 4 fields"), std::string::npos) << r.err;
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

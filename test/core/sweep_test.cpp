@@ -1185,6 +1185,65 @@ TEST(SweepSummaryTest, Markdown) {
             "| calibrated, repeating within 5.0% | 1 | 10.0% | 10.0% | 0 |");
 }
 
+// HandSweep with configuration C on a second grid: the per-grid rows split the errors.
+TEST(SweepSummaryTest, AccuracyPerGrid) {
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[8].grid = pts[9].grid = "matmul";  // C: n = 2 (4 ms), n = 16 (3 ms)
+  pts[8].calibrated_ms = 5;              // error 0.25
+  pts[9].predicted_ms[kCurrent] = 3.75;  // error 0.25
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->grid_accuracy.size(), 2u);
+  const GridAccuracy& sym = s->grid_accuracy[0];
+  const GridAccuracy& mat = s->grid_accuracy[1];
+  EXPECT_EQ(sym.grid, "symmetric");
+  EXPECT_EQ(sym.points, 8);
+  EXPECT_EQ(mat.grid, "matmul");
+  EXPECT_EQ(mat.points, 2);
+  ASSERT_EQ(sym.accuracy.size(), kSweepModelCount + 1);
+  ASSERT_EQ(mat.accuracy.size(), kSweepModelCount + 1);
+  const std::size_t current = kCurrent;
+  // symmetric: current 0.1 0 0.2 0 / 0 0.25 0 0.25 as in Accuracy; the calibrated A n=4 (0.1).
+  EXPECT_EQ(sym.accuracy[current].points, 8);
+  EXPECT_DOUBLE_EQ(sym.accuracy[current].median_rel_error, 0.05);
+  EXPECT_DOUBLE_EQ(sym.accuracy[current].max_rel_error, 0.25);
+  EXPECT_EQ(sym.accuracy[current].over_10_percent, 3);
+  EXPECT_EQ(sym.accuracy.back().model, "calibrated");
+  EXPECT_EQ(sym.accuracy.back().points, 1);
+  EXPECT_DOUBLE_EQ(sym.accuracy.back().max_rel_error, 0.1);
+  // matmul: only C's own predictions.
+  EXPECT_EQ(mat.accuracy[current].points, 1);
+  EXPECT_DOUBLE_EQ(mat.accuracy[current].max_rel_error, 0.25);
+  EXPECT_EQ(mat.accuracy[current].over_10_percent, 1);
+  EXPECT_EQ(mat.accuracy.back().points, 1);
+  EXPECT_DOUBLE_EQ(mat.accuracy.back().max_rel_error, 0.25);
+  EXPECT_EQ(mat.accuracy.back().over_10_percent, 1);
+  // Over every grid, the calibrated row has both points.
+  EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 2);
+
+  const std::string md = SummaryMarkdown(*s);
+  const std::string per_grid = md.substr(md.find("### Prediction accuracy per grid"));
+  EXPECT_EQ(LineStarting(per_grid, "| predictor "), "| predictor | symmetric (8) | matmul (2) |");
+  EXPECT_EQ(LineStarting(per_grid, "| current "),
+            "| current | 5.0% / 25.0% (3) | 25.0% / 25.0% (1) |");
+  EXPECT_EQ(LineStarting(per_grid, "| werkhoven-2ce "),
+            "| werkhoven-2ce | 20.0% / 50.0% (2) | n/a |");
+  EXPECT_EQ(LineStarting(per_grid, "| calibrated "),
+            "| calibrated | 10.0% / 10.0% (0) | 25.0% / 25.0% (1) |");
+  const std::string text = SummaryText(*s);
+  const std::string text_grid = text.substr(text.find("Prediction accuracy per grid"));
+  EXPECT_THAT(LineStarting(text_grid, "  calibrated "),
+              testing::MatchesRegex(" +calibrated +10\\.0% / 10\\.0% \\(0\\) +"
+                                    "25\\.0% / 25\\.0% \\(1\\)"));
+
+  // One grid: no per-grid rows, no per-grid table.
+  s = Summarize(HandSweep());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(s->grid_accuracy.empty());
+  EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("per grid")));
+  EXPECT_THAT(SummaryText(*s), Not(HasSubstr("per grid")));
+}
+
 TEST(SweepSummaryTest, Text) {
   absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
   ASSERT_TRUE(s.ok()) << s.status();

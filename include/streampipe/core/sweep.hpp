@@ -263,10 +263,22 @@ struct AdaptiveRuns {
   int off = 0;       // of them, whose kept run does not agree (deviation > 1 or NaN)
 };
 
+// Accuracy of every predictor over the points of one grid (SweepPoint::grid); rows as in
+// SweepSummary::accuracy.
+struct GridAccuracy {
+  std::string grid;
+  int points = 0;  // the grid's points
+  std::vector<ModelAccuracy> accuracy;
+};
+
 struct SweepSummary {
   // One row per model (kAllModelKinds order), then "calibrated"; rows with no finite
   // prediction have points == 0.
   std::vector<ModelAccuracy> accuracy;
+  // The same per grid, grids in the order they first appear; empty where every point belongs
+  // to one grid. The models' errors differ most between grids (the host bounds the small
+  // batches of the matmul and histogram grids at large n), and the papers quote theirs per grid.
+  std::vector<GridAccuracy> grid_accuracy;
   // One row per model (kAllModelKinds order), then "adaptive".
   std::vector<ChoiceQuality> choices;
   SpeedUps speedups;
@@ -288,8 +300,9 @@ struct SweepSummary {
 // two values); a negative adaptive_runs.
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
-// The tables (accuracy, choice of n, speed-ups, repeatability, and the device's time where some
-// point was held) as Markdown, ready for docs/results.md.
+// The tables (accuracy, accuracy per grid where there are several, choice of n, speed-ups,
+// repeatability, and the device's time where some point was held) as Markdown, ready for
+// docs/results.md.
 // NaN prints as "n/a".
 std::string SummaryMarkdown(const SweepSummary& summary);
 
