@@ -41,6 +41,14 @@ bool FlagSet::WasSet(std::string_view name) const {
   return false;
 }
 
+std::vector<std::string> FlagSet::SetFlags() const {
+  std::vector<std::string> names;
+  for (const Flag& f : flags_) {
+    if (f.set) names.push_back(f.name);
+  }
+  return names;
+}
+
 absl::Status FlagSet::Assign(Flag& flag, std::string_view value) {
   const std::string v(value);
   auto bad = [&](const char* what) {

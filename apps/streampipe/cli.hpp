@@ -60,6 +60,8 @@ class FlagSet {
 
   const std::vector<std::string>& positional() const { return positional_; }
   bool WasSet(std::string_view name) const;
+  // The names of the flags given on the command line, in the order they were added.
+  std::vector<std::string> SetFlags() const;
   bool help_requested() const { return help_; }
   std::string Usage() const;
 

@@ -407,6 +407,11 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   std::stringstream text;
   text << in.rdbuf();
   if (in.bad()) return Fail(kCommand, kExitNoInput, unreadable);
+  if (text.str().rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes
+    return Fail(kCommand, kExitDataErr,
+                absl::StrCat("--from: '", csv_path,
+                             "' is gzip-compressed; zcat it to a file first"));
+  }
   absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(text.str());
   if (!points.ok()) {
     return Fail(kCommand, kExitDataErr, AnnotateStatus(points.status(), csv_path));
@@ -483,7 +488,16 @@ int RunSweep(const std::vector<std::string>& args) {
          "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
          "the summary goes to stderr and --summary");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
-  if (!from.empty()) return SummarizeCsv(from, summary_path);
+  if (!from.empty()) {
+    for (const std::string& name : fs.SetFlags()) {
+      if (name != "from" && name != "summary") {
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat("--", name, " is for measuring a sweep; with --from only "
+                                 "--summary applies"));
+      }
+    }
+    return SummarizeCsv(from, summary_path);
+  }
   absl::StatusOr<std::vector<std::string>> grids =
       ParseNameList(grid, {"quick", "symmetric", "asymmetric", "matmul", "histogram", "all"});
   if (!grids.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(grids.status(), "--grid"));

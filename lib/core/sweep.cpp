@@ -851,8 +851,10 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
       absl::StrAppend(&rule, " ---: |");
     }
     absl::StrAppend(&out, "\n", rule, "\n");
-    for (std::size_t row = 0; row < summary.accuracy.size(); ++row) {
-      absl::StrAppend(&out, "| ", summary.accuracy[row].model, " |");
+    // Every grid has the same rows (SweepSummary::accuracy's order).
+    const std::vector<ModelAccuracy>& rows = summary.grid_accuracy.front().accuracy;
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      absl::StrAppend(&out, "| ", rows[row].model, " |");
       for (const GridAccuracy& g : summary.grid_accuracy) {
         absl::StrAppend(&out, " ", GridCell(g.accuracy[row]), " |");
       }
@@ -927,8 +929,9 @@ std::string SummaryText(const SweepSummary& summary) {
       absl::StrAppend(&out, absl::StrFormat(" %24s", absl::StrCat(g.grid, " (", g.points, ")")));
     }
     absl::StrAppend(&out, "\n");
-    for (std::size_t row = 0; row < summary.accuracy.size(); ++row) {
-      absl::StrAppend(&out, absl::StrFormat("  %-20s", summary.accuracy[row].model));
+    const std::vector<ModelAccuracy>& rows = summary.grid_accuracy.front().accuracy;
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      absl::StrAppend(&out, absl::StrFormat("  %-20s", rows[row].model));
       for (const GridAccuracy& g : summary.grid_accuracy) {
         absl::StrAppend(&out, absl::StrFormat(" %24s", GridCell(g.accuracy[row])));
       }

@@ -180,6 +180,40 @@ TEST(AdviseCliTest, SweepFromNamesWhatItCannotRead) {
   EXPECT_NE(r.err.find(path + ": line 10: 4 fields"), std::string::npos) << r.err;
 }
 
+TEST(AdviseCliTest, SweepFromRejectsWhatIsNotASweepCsv) {
+  const std::string dir = ::testing::TempDir();
+  const std::string csv = streampipe::testing::ReadFile(STREAMPIPE_SOURCE_DIR
+                                                        "/test/core/data/sweep_sample.csv");
+  const std::string header = csv.substr(0, csv.find('\n') + 1);
+  struct Case {
+    std::string name, content, message;
+  };
+  const Case cases[] = {
+      {"empty.csv", "", "no header line"},
+      {"header_only.csv", header, "no sweep points to summarize"},
+      {"foreign.csv", "a,b,c\n1,2,3\n", "column"},
+      {"packed.csv.gz", std::string("\x1f\x8b\x08\x00", 4) + "rest", "gzip-compressed"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = dir + "/" + c.name;
+    std::ofstream(path, std::ios::binary) << c.content;
+    CommandResult r = RunCommand(kBin + " sweep --from=" + path);
+    EXPECT_EQ(r.exit_code, 65) << c.name << " -> " << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << c.name << " -> " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.name << " -> " << r.err;
+  }
+}
+
+TEST(AdviseCliTest, SweepFromTakesNoMeasuringFlag) {
+  for (const std::string flag : {"--grid=all", "--output=x.csv", "--issue=graph"}) {
+    CommandResult r = RunCommand(kBin + " sweep --from=whatever.csv " + flag);
+    EXPECT_EQ(r.exit_code, 64) << flag;
+    EXPECT_NE(r.err.find("is for measuring a sweep; with --from only --summary applies"),
+              std::string::npos)
+        << flag << " -> " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);
