@@ -90,49 +90,33 @@ def main(argv):
     print("| --- | --- | --- | ---: | ---: | ---: |")
     for path_a, a in sweeps:
         reach = within_reach(a)
-        for mode in sorted({k[-1] for k in a}):
-            keys = [k for k in a if k[-1] == mode]
-            own = defaultdict(list)
+        others = [(path_b, b) for path_b, b in sweeps if path_b != path_a]
+
+        def row(mode, keys, name, predicted):
+            """Scores predicted(k) (None: no prediction) against A's medians at `keys`."""
+            errs = defaultdict(list)
             for k in keys:
-                err = relative_error(a[k].get("pred_" + model), a[k]["median_ms"])
+                err = relative_error(predicted(k), a[k]["median_ms"])
                 if err is None:
                     continue
-                own["all"].append(err)
+                errs["all"].append(err)
                 if k in reach:
-                    own["reach"].append(err)
-            print(f"| {path_a} | {mode} | {model} | {len(own['all'])} | {summary(own['all'])} | "
-                  f"{summary(own['reach'])} |")
-            others = [b for path_b, b in sweeps if path_b != path_a]
-            if len(others) >= 2:
-                pooled = defaultdict(list)
-                for k in keys:
-                    values = [float(b[k]["median_ms"]) for b in others if k in b]
-                    err = relative_error(statistics.median(values), a[k]["median_ms"]) \
-                        if values else None
-                    if err is None:
-                        continue
-                    pooled["all"].append(err)
-                    if k in reach:
-                        pooled["reach"].append(err)
-                print(f"| {path_a} | {mode} | median of the other {len(others)} sweeps | "
-                      f"{len(pooled['all'])} | {summary(pooled['all'])} | "
-                      f"{summary(pooled['reach'])} |")
-            for path_b, b in sweeps:
-                if path_b == path_a:
-                    continue
-                errs = defaultdict(list)
-                for k in keys:
-                    if k not in b:
-                        continue
-                    err = relative_error(b[k]["median_ms"], a[k]["median_ms"])
-                    if err is None:
-                        continue
-                    errs["all"].append(err)
-                    if k in reach:
-                        errs["reach"].append(err)
-                print(f"| {path_a} | {mode} | measured in {path_b} | {len(errs['all'])} | "
-                      f"{summary(errs['all'])} | {summary(errs['reach'])} |")
+                    errs["reach"].append(err)
+            print(f"| {path_a} | {mode} | {name} | {len(errs['all'])} | "
+                  f"{summary(errs['all'])} | {summary(errs['reach'])} |")
 
+        def pooled(k):
+            values = [float(b[k]["median_ms"]) for _, b in others if k in b]
+            return statistics.median(values) if values else None
+
+        for mode in sorted({k[-1] for k in a}):
+            keys = [k for k in a if k[-1] == mode]
+            row(mode, keys, model, lambda k: a[k].get("pred_" + model))
+            if len(others) >= 2:
+                row(mode, keys, f"median of the other {len(others)} sweeps", pooled)
+            for path_b, b in others:
+                row(mode, keys, f"measured in {path_b}",
+                    lambda k, b=b: b[k]["median_ms"] if k in b else None)
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -689,14 +689,21 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
     };
   };
   const auto wall = against([](const SweepPoint& p) { return p.median_ms; });
-  auto accuracy = [&](std::string name, auto predicted) {
-    summary.accuracy.push_back(wall(std::move(name), predicted));
+  // Each model's accuracy, then the calibrated prediction's, over the points `keep` accepts (a
+  // prediction elsewhere counts as not defined).
+  auto accuracy_rows = [&wall](auto keep) {
+    auto kept = [&keep](auto predicted) {
+      return [&keep, predicted](const SweepPoint& p) { return keep(p) ? predicted(p) : kNaN; };
+    };
+    std::vector<ModelAccuracy> rows;
+    for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+      rows.push_back(wall(std::string(ModelName(kAllModelKinds[m])),
+                          kept([m](const SweepPoint& p) { return p.predicted_ms[m]; })));
+    }
+    rows.push_back(wall("calibrated", kept([](const SweepPoint& p) { return p.calibrated_ms; })));
+    return rows;
   };
-  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
-    accuracy(std::string(ModelName(kAllModelKinds[m])),
-             [m](const SweepPoint& p) { return p.predicted_ms[m]; });
-  }
-  accuracy("calibrated", [](const SweepPoint& p) { return p.calibrated_ms; });
+  summary.accuracy = accuracy_rows([](const SweepPoint&) { return true; });
 
   // Accuracy per grid, where the sweep has several.
   std::vector<std::string> grids;
@@ -705,23 +712,10 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   }
   if (grids.size() > 1) {
     for (const std::string& grid : grids) {
-      GridAccuracy g;
-      g.grid = grid;
-      g.points = static_cast<int>(std::count_if(
-          points.begin(), points.end(), [&](const SweepPoint& p) { return p.grid == grid; }));
-      // On the grid's points only: a prediction elsewhere counts as not defined.
-      auto on_grid = [&grid](auto predicted) {
-        return [&grid, predicted](const SweepPoint& p) {
-          return p.grid == grid ? predicted(p) : kNaN;
-        };
-      };
-      for (std::size_t m = 0; m < kSweepModelCount; ++m) {
-        g.accuracy.push_back(wall(std::string(ModelName(kAllModelKinds[m])),
-                                  on_grid([m](const SweepPoint& p) { return p.predicted_ms[m]; })));
-      }
-      g.accuracy.push_back(
-          wall("calibrated", on_grid([](const SweepPoint& p) { return p.calibrated_ms; })));
-      summary.grid_accuracy.push_back(std::move(g));
+      const auto on_grid = [&grid](const SweepPoint& p) { return p.grid == grid; };
+      summary.grid_accuracy.push_back(
+          {grid, static_cast<int>(std::count_if(points.begin(), points.end(), on_grid)),
+           accuracy_rows(on_grid)});
     }
   }
 
@@ -794,16 +788,10 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   rep.calibrated_repeatable = AccuracyOf(
       absl::StrCat("calibrated, repeating within ", Percent(kRepeatableWithin)),
       std::move(repeatable));
-  std::vector<double> agreeing;
-  for (const SweepPoint& p : points) {
-    if (p.adaptive_runs > 0 && p.adaptive_deviation <= 1.0 &&
-        std::isfinite(p.calibrated_ms)) {
-      agreeing.push_back(std::abs(p.calibrated_ms - p.median_ms) / p.median_ms);
-    }
-  }
-  rep.calibrated_agreeing = AccuracyOf(
-      "calibrated, adaptive run agreeing with the rounds",
-      std::move(agreeing));
+  rep.calibrated_agreeing =
+      wall("calibrated, adaptive run agreeing with the rounds", [](const SweepPoint& p) {
+        return p.adaptive_runs > 0 && p.adaptive_deviation <= 1.0 ? p.calibrated_ms : kNaN;
+      });
 
   // The adaptive runs, one count per configuration (its first point stands for it).
   for (const Config& c : configs) {
