@@ -14,9 +14,11 @@
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
-//                    [--slow=SHARE:EXCESS] [--worst=0] [--probe-ratio=R] [--show=TEXT]
+//                    [--slow=SHARE:EXCESS] [--slow-issue] [--worst=0] [--probe-ratio=R]
+//                    [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
-// right tail that run 97 measured for tiny batches; default none).
+// right tail that run 97 measured for tiny batches; default none). `--slow-issue`: a slowed
+// batch's issue time is slowed as much (a burst on the host, which the issue time measures).
 //
 // Limits: the card is stationary (no drift, no bursts), the noise is the same at every n, the
 // first batch at an n after another is unsettled (as in the pipeline) but otherwise as fast as
@@ -60,6 +62,7 @@ struct Settings {
   // the rest were within 2 %): --slow=SHARE:EXCESS, e.g. 0.25:0.17.
   double slow_share = 0.0;
   double slow_by = 0.0;
+  bool slow_issue = false;  // a slowed batch's issue time is slowed too (a burst on the host)
   int worst = 0;  // the worst predicted points to list (of seed 0)
   double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
   std::string show;  // configurations whose name contains this: seed 0's end state, printed
@@ -130,12 +133,15 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
                                     "measure", plan.streams);
           return r;
         }
-        o.measured_ms = it->second->median_ms * std::exp(noise(rng)) *
-                        (s.slow_share > 0.0 && slowed(rng) ? 1.0 + s.slow_by : 1.0);
+        const double jitter = std::exp(noise(rng));
+        const double slow = s.slow_share > 0.0 && slowed(rng) ? 1.0 + s.slow_by : 1.0;
+        o.measured_ms = it->second->median_ms * jitter * slow;
         const bool cold = last != plan.streams;
         o.settled = !cold;
         const double issue = it->second->issue_ms;
-        o.issue_ms = cold || !std::isfinite(issue) ? 0.0 : issue * std::exp(noise(rng));
+        o.issue_ms = cold || !std::isfinite(issue)
+                         ? 0.0
+                         : issue * std::exp(noise(rng)) * (s.slow_issue ? slow : 1.0);
         last = plan.streams;
         *explored += plan.kind == PlanKind::kExplore;
         ++*total;
@@ -209,6 +215,8 @@ int main(int argc, char** argv) {
       s.slow_share = std::strtod(argv[i] + 7, &end);
       ok = end != argv[i] + 7 && *end == ':' && number(end + 1, &s.slow_by) &&
            s.slow_share >= 0.0 && s.slow_share <= 1.0 && s.slow_by >= 0.0 && s.slow_by <= 10.0;
+    } else if (std::strcmp(argv[i], "--slow-issue") == 0) {
+      s.slow_issue = true;
     } else if (std::strncmp(argv[i], "--worst=", 8) == 0) {
       ok = number(argv[i] + 8, &v) && v == std::floor(v) && v >= 0 && v <= 1e6;
       s.worst = static_cast<int>(v);
@@ -234,8 +242,8 @@ int main(int argc, char** argv) {
   }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
-                 "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--worst=N>=0] "
-                 "[--probe-ratio=R] [--show=TEXT]\n";
+                 "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-issue] "
+                 "[--worst=N>=0] [--probe-ratio=R] [--show=TEXT]\n";
     return 64;
   }
   std::ifstream in(files[0]);
@@ -273,8 +281,9 @@ int main(int argc, char** argv) {
     by_mode[std::get<0>(key)].push_back(std::move(r));
   }
   std::printf("controller_replay: %d batches, %d seeds, noise %.3f, slowed %.2f of the batches "
-              "by %.2f, %zu configurations\n",
-              s.batches, s.seeds, s.noise, s.slow_share, s.slow_by, configs.size());
+              "by %.2f%s, %zu configurations\n",
+              s.batches, s.seeds, s.noise, s.slow_share, s.slow_by,
+              s.slow_issue ? " (their issue times too)" : "", configs.size());
   for (auto& [mode, results] : by_mode) {
     double mean = 0.0, worst = 1.0, below95 = 0.0, below98 = 0.0;
     for (const Result& r : results) {

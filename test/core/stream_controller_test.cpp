@@ -923,6 +923,60 @@ TEST(StreamControllerTest, MeasuredResidualsCorrectTheDeviceNotTheHostsIssueTime
   EXPECT_GE(checked, 1) << "largest measured n " << largest;
 }
 
+// The host's issue line I(n) = a + s n has a per-batch part a >= 0. Where the free fit puts a
+// below 0 (a burst at the larger n visited), the line goes through the origin:
+// s = sum(n I) / sum(n^2). Clamping a to 0 and keeping the free s (before) kept a slope steeper
+// than the visits support: run 103 a1 (91 us at n = 8, 218 us at n = 16) predicted 2.03 ms at
+// n = 128, 1.07 ms measured; through the origin, 1.69 ms.
+TEST(StreamControllerTest, TheIssueLineKeepsItsPerBatchPartNonNegative) {
+  constexpr Workload2 kTiny{0.045, 0.08, 0.044};
+  for (const bool burst : {true, false}) {
+    SCOPED_TRACE(burst ? "burst at 4 n*" : "no burst");
+    StreamController c = Make();
+    SimulatedCard card(43, 0.0);
+    BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());  // warm-up
+    p = c.Plan(kItems);
+    ASSERT_EQ(p.kind, PlanKind::kMeasure);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());
+    // Batches at the chosen n* without issue times, then visits (each re-fits) with issue times
+    // at 2 n* and 4 n* only: 91 us, then 218 us in a burst or 150 us without (run 103 a1's
+    // shape). The batches take the card's time, the host at most 0.7 of it: none issue bound.
+    const int star = c.streams();
+    for (int k = 0; k < 4; ++k) {
+      p = c.Plan(kItems);
+      p.kind = PlanKind::kStreamed;
+      p.streams = star;
+      BatchObservation o = card.Run(p, kTiny, kItems);
+      o.settled = true;
+      ASSERT_TRUE(c.Observe(p, o).ok());
+    }
+    const double n1 = 2.0 * star, n2 = 4.0 * star;
+    const double i1 = 0.091, i2 = burst ? 0.218 : 0.150;
+    for (int k = 0; k < 2; ++k) {
+      for (const auto& [n, issue] : {std::pair{n1, i1}, std::pair{n2, i2}}) {
+        p = c.Plan(kItems);
+        p.kind = PlanKind::kExplore;
+        p.streams = static_cast<int>(n);
+        BatchObservation o = card.Run(p, kTiny, kItems);
+        ASSERT_LE(issue, 0.7 * o.measured_ms) << "n " << n;
+        o.issue_ms = issue;
+        o.settled = true;
+        ASSERT_TRUE(c.Observe(p, o).ok());
+      }
+    }
+    const double s_free = (i2 - i1) / (n2 - n1);
+    const double a_free = i1 - n1 * s_free;
+    const double s_origin = (n1 * i1 + n2 * i2) / (n1 * n1 + n2 * n2);
+    ASSERT_EQ(a_free < 0.0, burst);
+    EXPECT_NEAR(c.sub_chunk_cost_ms(), burst ? s_origin : s_free, 1e-12)
+        << "free fit a " << a_free << " s " << s_free << ", through the origin s " << s_origin;
+    // The batch lasts at least the host's line.
+    const double line128 = burst ? 128.0 * s_origin : a_free + 128.0 * s_free;
+    EXPECT_GE(c.PredictMs(128, kItems), line128 * (1.0 - 1e-12));
+  }
+}
+
 // Below the smallest n the pipeline visited, the correction runs toward the non-streamed
 // measurement (a batch at n = 1) instead of holding that n's: here every streamed batch is 10 %
 // under the model and the measurement at n = 1 is exact (run 82 replayed: n = 1 predicted
