@@ -95,6 +95,21 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cerr << "  c0         not measured (" << c->idle_overhead_error
               << "): c applies to every sub-chunk\n";
   }
+  if (t.inline_h2d_max_bytes > 0.0) {
+    std::cerr << absl::StrFormat(
+        "  inline     copies in up to %.0f bytes: the host copies them at %.2f GB/s, on top of "
+        "%.2f us a copy\n",
+        t.inline_h2d_max_bytes, Gbps(t.inline_h2d_ms_per_byte), c->inline_per_copy_ms * 1e3);
+  } else {
+    std::cerr << absl::StrFormat(
+        "  inline     none found (%.2f us a copy in at every size)\n",
+        c->inline_per_copy_ms * 1e3);
+  }
+  std::cerr << "    host us per copy in, by KiB:";
+  for (const IssueSample& s2 : c->inline_ladder) {
+    std::cerr << absl::StrFormat(" %.0f %.2f", s2.bytes / 1024, s2.issue_ms * 1e3);
+  }
+  std::cerr << "\n";
   if (c->measured_h2d_gap_ms > t.h2d.gap_ms) {
     std::cerr << absl::StrFormat(
         "  note: g h2d measured %.2f us back to back, more than the held sub-chunks' or the "

@@ -46,6 +46,14 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
                 [link](P& p) -> double& { return link(p).duplex_ms_per_byte; }, 0.0, 1.0,
                 "G while the other direction copies at the same time (ms/byte)");
     }
+    s->Double("h2d.inline_max_bytes",
+              [](P& p) -> double& { return p.traits.inline_h2d_max_bytes; }, 0.0, 1e9,
+              "largest copy in the host issues inline, copying its bytes into the GPU's command "
+              "queue (bytes); 0: not measured, no inline copies");
+    s->Double("h2d.inline_ms_per_byte",
+              [](P& p) -> double& { return p.traits.inline_h2d_ms_per_byte; }, 0.0, 1.0,
+              "the host's time per byte of an inline copy in, on top of its cost per copy "
+              "(ms/byte)");
     s->Double("streams.stream_overhead_ms",
               [](P& p) -> double& { return p.traits.stream_overhead_ms; }, 0.0, 1e3,
               "c: per-stream overhead of the current-GPU model, fitted to a pipeline sweep (ms)");

@@ -5,9 +5,12 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "streampipe/core/statistics.hpp"
 
 namespace streampipe {
 namespace {
@@ -520,6 +523,8 @@ absl::Status ValidateTraits(const DeviceTraits& traits) {
       {"d2h duplex_ms_per_byte", traits.d2h.duplex_ms_per_byte},
       {"stream_overhead_ms", traits.stream_overhead_ms},
       {"sub_chunk_cost_ms", traits.sub_chunk_cost_ms},
+      {"inline_h2d_max_bytes", traits.inline_h2d_max_bytes},
+      {"inline_h2d_ms_per_byte", traits.inline_h2d_ms_per_byte},
   };
   for (const auto& [what, v] : fields) {
     absl::Status s = CheckField(what, v);
@@ -604,6 +609,81 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   t.bytes_hd = w.bytes.h2d;
   t.bytes_dh = w.bytes.d2h;
   return t;
+}
+
+double InlineCopyIssueMs(const DeviceTraits& traits, double h2d_bytes, std::int64_t items,
+                         int n) {
+  if (!(traits.inline_h2d_max_bytes > 0.0) || !(traits.inline_h2d_ms_per_byte > 0.0) ||
+      !(h2d_bytes > 0.0) || items < 1 || n < 1) {
+    return 0.0;
+  }
+  // The pipeline's split (ChunkOf): items % n sub-chunks of items / n + 1 items, the rest of
+  // items / n; each copies its items' bytes in.
+  const double per_item = h2d_bytes / static_cast<double>(items);
+  const std::int64_t base = items / n;
+  const std::int64_t rem = items % n;
+  double inlined = 0.0;
+  for (const auto& [count, size] : {std::pair{rem, base + 1}, std::pair{n - rem, base}}) {
+    const double bytes = static_cast<double>(size) * per_item;
+    if (size > 0 && bytes <= traits.inline_h2d_max_bytes) {
+      inlined += static_cast<double>(count) * bytes;
+    }
+  }
+  return inlined * traits.inline_h2d_ms_per_byte;
+}
+
+absl::StatusOr<InlineCopyFit> FitInlineCopies(const std::vector<double>& bytes,
+                                              const std::vector<double>& issue_ms_per_copy) {
+  if (bytes.size() != issue_ms_per_copy.size() || bytes.size() < 4) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "FitInlineCopies: ", bytes.size(), " sizes and ", issue_ms_per_copy.size(),
+        " times; at least 4 of each, as many of one as of the other"));
+  }
+  std::vector<std::pair<double, double>> v;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (!(bytes[i] > 0.0) || !std::isfinite(issue_ms_per_copy[i]) || issue_ms_per_copy[i] < 0.0) {
+      return absl::InvalidArgumentError(absl::StrCat("FitInlineCopies: size ", bytes[i],
+                                                     " bytes took ", issue_ms_per_copy[i],
+                                                     " ms; sizes > 0, times finite and >= 0"));
+    }
+    v.emplace_back(bytes[i], issue_ms_per_copy[i]);
+  }
+  std::sort(v.begin(), v.end());
+  // The cost of a copy issued the usual way: the median over the larger half of the sizes
+  // (the ladder reaches well past any inline limit).
+  std::vector<double> large;
+  for (std::size_t i = v.size() / 2; i < v.size(); ++i) large.push_back(v[i].second);
+  InlineCopyFit fit;
+  fit.per_copy_ms = Median(large);
+  // The rate: the least squares through the origin of the excess over that cost, against the
+  // bytes, over the smaller half.
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < v.size() / 2; ++i) {
+    num += v[i].first * (v[i].second - fit.per_copy_ms);
+    den += v[i].first * v[i].first;
+  }
+  const double rate = den > 0.0 ? num / den : 0.0;
+  // The limit: the largest size whose excess is at least half of what the rate predicts, with
+  // every smaller size's too. A rate within the noise (the excess at the largest such size under
+  // kMinExcess of the per-copy cost) is no inline path.
+  constexpr double kMinExcess = 0.1;
+  double limit = 0.0;
+  for (const auto& [b, ms] : v) {
+    if (!(rate > 0.0) || ms - fit.per_copy_ms < 0.5 * rate * b) break;
+    limit = b;
+  }
+  if (limit > 0.0 && rate * limit >= kMinExcess * fit.per_copy_ms) {
+    // Refit the rate over the sizes up to the limit.
+    num = den = 0.0;
+    for (const auto& [b, ms] : v) {
+      if (b > limit) break;
+      num += b * (ms - fit.per_copy_ms);
+      den += b * b;
+    }
+    fit.max_bytes = limit;
+    fit.ms_per_byte = num / den;
+  }
+  return fit;
 }
 
 }  // namespace streampipe

@@ -336,6 +336,11 @@ std::optional<int> StreamController::ProbeTarget() const {
   return std::nullopt;
 }
 
+double StreamController::InlineIssueMs(int n) const {
+  return reference_ ? InlineCopyIssueMs(traits_, reference_->h2d_bytes, reference_->items, n)
+                    : 0.0;
+}
+
 std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine() const {
   // Least squares of the median issue time I(n) = a + s n over the n with issue times. The
   // host enqueues each sub-chunk's copies and launch at its own pace, which is what bounds a
@@ -346,7 +351,8 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   for (const auto& [n, v] : issue_) {
     if (v.empty()) continue;
     rows.insert(rows.end(), {1.0, static_cast<double>(n)});
-    medians.push_back(TimeOf(Recent(v, kRecent)));
+    // Less the inline copies' part, which the line does not describe (InlineIssueMs).
+    medians.push_back(TimeOf(Recent(v, kRecent)) - InlineIssueMs(n));
   }
   if (medians.size() < 2) return std::nullopt;
   absl::StatusOr<LinearFit> fit = FitLeastSquares(rows, 2, medians);
@@ -465,7 +471,8 @@ double StreamController::CalibratedDeviceMs(int n) const {
 double StreamController::CalibratedMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) return SingleFactorMs(n);
-  const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n : 0.0;
+  const double issue =
+      cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n + InlineIssueMs(n) : 0.0;
   return std::max(CalibratedDeviceMs(n), issue);
 }
 

@@ -294,5 +294,28 @@ TEST(DeviceProfileTest, C0RoundTripsAndOlderProfilesLeaveItUnmeasured) {
       << back.status();
 }
 
+TEST(DeviceProfileTest, TheInlinePathRoundTripsAndOlderProfilesHaveNone) {
+  DeviceProfile p;
+  p.traits = DeviceTraits::H100Anchors();
+  p.traits.inline_h2d_max_bytes = 24576;
+  p.traits.inline_h2d_ms_per_byte = 9.7e-8;
+  absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->traits.inline_h2d_max_bytes, 24576);
+  EXPECT_EQ(back->traits.inline_h2d_ms_per_byte, 9.7e-8);
+  // A profile written before session 19: no keys, no inline copies.
+  back = ParseDeviceProfile("[device]\nname = \"NVIDIA H100 80GB HBM3\"\n", "old.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->traits.inline_h2d_max_bytes, 0.0);
+  EXPECT_EQ(back->traits.inline_h2d_ms_per_byte, 0.0);
+  // A negative limit is out of range, and the error names the file, the line and the key.
+  back = ParseDeviceProfile("[device]\nname = \"x\"\n[h2d]\ninline_max_bytes = -1.0\n",
+                            "bad.toml");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.status().message().find("bad.toml"), std::string::npos) << back.status();
+  EXPECT_NE(back.status().message().find("h2d.inline_max_bytes"), std::string::npos)
+      << back.status();
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -366,6 +367,56 @@ TEST(ModelTest, TransferWorkFromBytesOrTimes) {
   EXPECT_DOUBLE_EQ(b.t_hd, 2.01);
   // A direction that moves nothing contributes no latency.
   EXPECT_EQ(b.lat_dh, 0.0);
+}
+
+// The sub-chunks whose copy in is at most the inline limit, split as the pipeline splits
+// (items % n of items / n + 1, the rest of items / n), times the rate.
+TEST(ModelTest, InlineCopyIssueTimeFollowsThePipelinesSplit) {
+  DeviceTraits t;
+  EXPECT_EQ(InlineCopyIssueMs(t, 1e5, 1000, 7), 0.0);  // not measured: none
+  t.inline_h2d_max_bytes = 14250;
+  t.inline_h2d_ms_per_byte = 1e-7;
+  // 1000 items of 100 bytes on 7 sub-chunks: six of 143 items (14300 bytes, over the limit),
+  // one of 142 (14200 bytes, inline).
+  EXPECT_DOUBLE_EQ(InlineCopyIssueMs(t, 1e5, 1000, 7), 14200 * 1e-7);
+  // On 8: all of 125 items (12500 bytes): the whole batch.
+  EXPECT_DOUBLE_EQ(InlineCopyIssueMs(t, 1e5, 1000, 8), 1e5 * 1e-7);
+  // On 1: one copy of 100000 bytes, not inline.
+  EXPECT_EQ(InlineCopyIssueMs(t, 1e5, 1000, 1), 0.0);
+  // More sub-chunks than items: the empty ones copy nothing.
+  EXPECT_DOUBLE_EQ(InlineCopyIssueMs(t, 1e5, 1000, 2000), 1e5 * 1e-7);
+  // Nothing copied in, or no items: none.
+  EXPECT_EQ(InlineCopyIssueMs(t, 0.0, 1000, 8), 0.0);
+  EXPECT_EQ(InlineCopyIssueMs(t, 1e5, 0, 8), 0.0);
+}
+
+// A ladder as the H100's host issued it (runs 103-109): 2 us a copy, and 0.1 ms per MB more
+// up to 24 KiB; the fit finds the limit, the rate and the cost per copy.
+TEST(ModelTest, TheInlineLimitAndRateAreFittedFromALadderOfCopies) {
+  std::vector<double> bytes, ms;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0.0, 0.02);
+  for (double kib : {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64}) {
+    const double b = kib * 1024;
+    bytes.push_back(b);
+    ms.push_back((0.002 + (b <= 24576 ? 1e-7 * b : 0.0)) * std::exp(noise(rng)));
+  }
+  absl::StatusOr<InlineCopyFit> fit = FitInlineCopies(bytes, ms);
+  ASSERT_TRUE(fit.ok()) << fit.status();
+  EXPECT_EQ(fit->max_bytes, 24576);
+  EXPECT_NEAR(fit->ms_per_byte, 1e-7, 0.1e-7);
+  EXPECT_NEAR(fit->per_copy_ms, 0.002, 0.0001);
+  // No inline path: every size costs the same (within the noise).
+  for (double& m : ms) m = 0.002 * std::exp(noise(rng));
+  fit = FitInlineCopies(bytes, ms);
+  ASSERT_TRUE(fit.ok()) << fit.status();
+  EXPECT_EQ(fit->max_bytes, 0.0);
+  EXPECT_EQ(fit->ms_per_byte, 0.0);
+  // Bad input names what is wrong.
+  EXPECT_FALSE(FitInlineCopies({1, 2, 3}, {1, 2, 3}).ok());
+  absl::StatusOr<InlineCopyFit> bad = FitInlineCopies({1, 2, 3, 0}, {1, 1, 1, 1});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("size 0 bytes"), std::string::npos) << bad.status();
 }
 
 }  // namespace

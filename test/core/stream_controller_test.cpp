@@ -30,7 +30,7 @@ class SimulatedCard {
   // Noise-free time of a batch of `items` (reference 1e6) at n streams: the device's paths
   // (times device_scale) or the host's issue time, whichever is longer.
   double Exact(const Workload2& w, int n, std::int64_t items) const {
-    return std::max(DevicePathsMs(w, n, items), IssueMs(n)) + UnknownMs(n);
+    return std::max(DevicePathsMs(w, n, items), IssueMs(n, items)) + UnknownMs(n);
   }
   // The device's time alone, as a batch held until issued measures it (RunHeld): without the
   // host's issue bound.
@@ -50,11 +50,19 @@ class SimulatedCard {
   }
   // Batches report a host issue time of fixed_ms + s n (noisy), s the true issue cost.
   void ReportIssueTimes(double fixed_ms) { issue_fixed_ms_ = fixed_ms; }
+  // Batches of 1e6 items copy `h2d_bytes` in (and say so); the host issues copies in of at most
+  // max_bytes inline at ms_per_byte (DeviceTraits::inline_h2d_*), which adds to its issue time.
+  void InlineCopies(double h2d_bytes, double max_bytes, double ms_per_byte) {
+    h2d_bytes_ = h2d_bytes;
+    truth_.inline_h2d_max_bytes = max_bytes;
+    truth_.inline_h2d_ms_per_byte = ms_per_byte;
+  }
   BatchObservation Run(const BatchPlan& p, const Workload2& w, std::int64_t items) {
     BatchObservation o;
     o.items = items;
     o.measured_ms = Time(w, p.streams, items);
-    if (issue_fixed_ms_ > 0.0) o.issue_ms = IssueMs(p.streams) * std::exp(noise_(rng_));
+    if (issue_fixed_ms_ > 0.0) o.issue_ms = IssueMs(p.streams, items) * std::exp(noise_(rng_));
+    o.h2d_bytes = h2d_bytes_ * static_cast<double>(items) / 1e6;
     o.overlapped = periods_ && p.kind != PlanKind::kMeasure && p.kind != PlanKind::kWarmup;
     if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
       const double s = static_cast<double>(items) / 1e6;
@@ -88,12 +96,16 @@ class SimulatedCard {
   // The unknown hardware-queue effect past 16 streams.
   double UnknownMs(int n) const { return n > 16 ? unknown_ms_ * (n - 16) : 0.0; }
   // The host's issue time: fixed + s n where batches report it, else the model's T4 (s + s n).
-  double IssueMs(int n) const {
+  // Plus the inline copies' part where the card has them.
+  double IssueMs(int n, std::int64_t items) const {
     const double fixed = issue_fixed_ms_ > 0.0 ? issue_fixed_ms_ : truth_.sub_chunk_cost_ms;
-    return truth_.sub_chunk_cost_ms > 0.0 ? fixed + truth_.sub_chunk_cost_ms * n : 0.0;
+    if (!(truth_.sub_chunk_cost_ms > 0.0)) return 0.0;
+    return fixed + truth_.sub_chunk_cost_ms * n +
+           InlineCopyIssueMs(truth_, h2d_bytes_ * static_cast<double>(items) / 1e6, items, n);
   }
   DeviceTraits truth_;
   double issue_fixed_ms_ = 0.0;  // 0: batches report no issue time
+  double h2d_bytes_ = 0.0;       // bytes in per 1e6 items (0: batches report none)
   double device_scale_ = 1.0;
   double streamed_scale_ = 1.0;
   bool periods_ = false;
@@ -974,6 +986,47 @@ TEST(StreamControllerTest, TheIssueLineKeepsItsPerBatchPartNonNegative) {
     // The batch lasts at least the host's line.
     const double line128 = burst ? 128.0 * s_origin : a_free + 128.0 * s_free;
     EXPECT_GE(c.PredictMs(128, kItems), line128 * (1.0 - 1e-12));
+  }
+}
+
+// The host issues copies in of up to 24 KiB inline, copying their bytes itself (runs
+// 103-109): the 2 MiB matrix product as graphs took 3.6 us a sub-chunk at n = 64 (32 KiB
+// copies) and 5.4 us at n = 128 (16 KiB). Visits near n* (copies far over the limit) cannot
+// show the step; the profile's inline limit and rate (streampipe calibrate) add it.
+TEST(StreamControllerTest, TheIssueLineAddsTheInlineCopiesPastTheVisitedN) {
+  constexpr Workload2 kTiny{0.045, 0.08, 0.044};
+  constexpr double kTrueS = 0.009, kBytes = 2 << 20, kLimit = 24576, kRate = 1e-7;
+  for (const bool told : {true, false}) {
+    SCOPED_TRACE(told ? "the traits know the inline path" : "they do not");
+    DeviceTraits believed = Believed();
+    believed.sub_chunk_cost_ms = kTrueS;
+    if (told) {
+      believed.inline_h2d_max_bytes = kLimit;
+      believed.inline_h2d_ms_per_byte = kRate;
+    }
+    StreamController c(MakeModel(ModelKind::kCurrent), believed, Options());
+    SimulatedCard card(47, 0.01, kTrueS);
+    card.ReportIssueTimes(0.012);
+    card.InlineCopies(kBytes, kLimit, kRate);
+    card.SetUnknownEffect(0.0);
+    Drive(c, card, kTiny, 600);
+    int largest = 0;
+    for (const MeasuredN& m : c.Measured()) {
+      if (m.issue_samples > 0) largest = std::max(largest, m.streams);
+    }
+    ASSERT_GT(kBytes / largest, kLimit) << "a visit saw inline copies (n = " << largest << ")";
+    // n = 128: 16 KiB copies, 0.21 ms of inline copying on 1.16 ms of issue time; n = 64:
+    // 32 KiB copies, none. The line itself, extrapolated from the visited n, is a few per cent
+    // off at both; the step between them is the inline part.
+    const double at128 = c.PredictMs(128, kItems) / card.Exact(kTiny, 128, kItems);
+    const double at64 = c.PredictMs(64, kItems) / card.Exact(kTiny, 64, kItems);
+    EXPECT_NEAR(at64, 1.0, 0.05);
+    if (told) {
+      EXPECT_NEAR(at128, 1.0, 0.05);
+      EXPECT_NEAR(at128, at64, 0.01);
+    } else {
+      EXPECT_LT(at128, at64 - 0.1);
+    }
   }
 }
 

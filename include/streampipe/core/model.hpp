@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -134,6 +135,25 @@ absl::Status ValidateWorkload(const Workload& workload);
 
 // Derives the model terms (validating both inputs first).
 absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& workload);
+
+// The host's extra time issuing a batch whose `h2d_bytes` over `items` are copied in as n
+// sub-chunks (the pipeline's split), for the sub-chunks whose copy in is issued inline
+// (DeviceTraits::inline_h2d_max_bytes): their bytes times inline_h2d_ms_per_byte. 0 where the
+// traits measured no inline copies.
+double InlineCopyIssueMs(const DeviceTraits& traits, double h2d_bytes, std::int64_t items, int n);
+
+// The inline path of copies in, from the host's time issuing one copy of each size (a ladder
+// of sizes reaching well past the limit; streampipe calibrate): the usual cost per copy, the
+// largest size issued inline and the host's time per byte of it. max_bytes and ms_per_byte are
+// 0 where no size shows an excess beyond the noise. InvalidArgument for fewer than 4 sizes,
+// sizes <= 0 or times not finite and >= 0.
+struct InlineCopyFit {
+  double per_copy_ms = 0.0;
+  double max_bytes = 0.0;
+  double ms_per_byte = 0.0;
+};
+absl::StatusOr<InlineCopyFit> FitInlineCopies(const std::vector<double>& bytes,
+                                              const std::vector<double>& issue_ms_per_copy);
 
 }  // namespace streampipe
 

@@ -68,6 +68,13 @@ struct DeviceTraits {
   // sub-chunks. Bounds a batch from below at s(n-1) plus one sub-chunk (docs/models.md, T4).
   // 0: no such bound. Milliseconds per sub-chunk.
   double sub_chunk_cost_ms = 0.0;
+  // Copies in of at most inline_h2d_max_bytes are issued inline: the host copies their bytes
+  // into the GPU's command queue while it enqueues them, call by call and as graphs alike, at
+  // inline_h2d_ms_per_byte on top of its cost per copy (runs 103-109 on the H100: up to 24 KiB,
+  // about 0.1 ms per MB; docs/models.md, "Inline copies"). The host's issue time of a batch
+  // grows by that much for each sub-chunk whose copy in is that small. 0: not measured, none.
+  double inline_h2d_max_bytes = 0.0;
+  double inline_h2d_ms_per_byte = 0.0;
 
   // The parameters measured on our H100 (shared/anchors, 2026-11-22): 55.2 GB/s each way
   // alone, 98.7 GB/s both at once, L+o 4.2/3.4 us, g 2.55 us, c 2.7 us (docs/models.md).

@@ -244,6 +244,11 @@ class StreamController {
     double per_sub_chunk_ms = 0.0;
   };
   std::optional<IssueLine> MeasuredIssueLine() const;
+  // The host's time issuing the reference batch's inline copies in at n sub-chunks
+  // (InlineCopyIssueMs with the traits): a step the line a + s n cannot show, where the copies
+  // in fall under the inline limit between the visited n and the predicted one (runs 103-109:
+  // the 2 MiB matrix product as graphs, 3.6 -> 5.4 us a sub-chunk from n = 64 to 128).
+  double InlineIssueMs(int n) const;
   // What the calibrated prediction needs from the measurements (docs/models.md, "Calibrated
   // prediction"): built once after they change, not at every prediction (Plan() makes one per
   // batch).

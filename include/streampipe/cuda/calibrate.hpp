@@ -48,6 +48,12 @@ struct SweepSample {
   double issue_ms = 0.0;  // the host's median time enqueueing the batch
 };
 
+// The host's time issuing one copy in of `bytes` (the inline ladder).
+struct IssueSample {
+  double bytes = 0.0;
+  double issue_ms = 0.0;
+};
+
 struct Calibration {
   DeviceInfo device;
   DeviceProfile profile;  // traits with every parameter filled, ready to save
@@ -61,6 +67,10 @@ struct Calibration {
   // g between copies in as the back-to-back test measured it; the profile keeps the sweep's
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
   double measured_h2d_gap_ms = 0.0;
+  // The inline ladder (profile h2d.inline_*): each size's median host time per copy in, and
+  // the usual cost per copy the fit found (FitInlineCopies).
+  std::vector<IssueSample> inline_ladder;
+  double inline_per_copy_ms = 0.0;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
   std::vector<int> sweep_host_bound;   // n the host set or disturbed (FitInSitu: kept out)
   double sweep_misfit = 0.0;            // largest |model_ms / measured - 1| over the kept n
