@@ -269,39 +269,6 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     }
   }
 
-  // The inline path of small copies in: the host's time issuing 32 back-to-back copies in of
-  // each size of a ladder across the H100 driver's limit (24 KiB in runs 103-109), timed in
-  // rounds (MediansInRounds: the issue times' medians); FitInlineCopies finds the limit and
-  // the host's time per byte beneath it.
-  {
-    constexpr int kCopies = 32;
-    const std::vector<double> ladder_kib = {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64};
-    STREAMPIPE_ASSIGN_OR_RETURN(
-        RoundMedians ladder,
-        MediansInRounds(b, warm, reps, static_cast<int>(ladder_kib.size()), [&](int i) {
-          const std::size_t size =
-              static_cast<std::size_t>(ladder_kib[static_cast<std::size_t>(i)] * 1024);
-          return std::function<absl::Status()>([&, size]() -> absl::Status {
-            for (int j = 0; j < kCopies; ++j) {
-              const std::size_t off = static_cast<std::size_t>(j) * size;
-              STREAMPIPE_RETURN_IF_ERROR(copy(d1.data() + off, h1.data() + off, size,
-                                              cudaMemcpyHostToDevice, b.s1.get()));
-            }
-            return absl::OkStatus();
-          });
-        }));
-    std::vector<double> bytes, per_copy;
-    for (std::size_t i = 0; i < ladder_kib.size(); ++i) {
-      bytes.push_back(ladder_kib[i] * 1024);
-      per_copy.push_back(ladder.issue_ms[i] / kCopies);
-      cal.inline_ladder.push_back({bytes.back(), per_copy.back()});
-    }
-    STREAMPIPE_ASSIGN_OR_RETURN(InlineCopyFit fit, FitInlineCopies(bytes, per_copy));
-    t.inline_h2d_max_bytes = fit.max_bytes;
-    t.inline_h2d_ms_per_byte = fit.ms_per_byte;
-    cal.inline_per_copy_ms = fit.per_copy_ms;
-  }
-
   // A tiny sub-chunk per stream: 4 KiB in, empty kernel, 4 KiB out on n streams; the slope
   // of time against n.
   std::vector<Stream> pool;
@@ -329,6 +296,38 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   auto fan = [&](int n, PerStream per_stream) {
     return TimeIt(b, warm, reps, fan_out(n, std::move(per_stream)));
   };
+
+  // The inline path of small copies in: the host's time issuing one copy in on each of 32
+  // streams (as a batch's sub-chunks start), for each size of a ladder across the H100 driver's
+  // limit (24 KiB in runs 103-110), timed in rounds (MediansInRounds: the issue times'
+  // medians); FitInlineCopies finds the limit and the host's time per byte beneath it. On one
+  // stream the step hardly shows (run 110: 2.17 us a copy at every size, or +0.15-0.7 us up to
+  // 24 KiB); one copy per stream shows it (+1-3.6 us).
+  {
+    constexpr int kCopies = 32;
+    const std::vector<double> ladder_kib = {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64};
+    STREAMPIPE_ASSIGN_OR_RETURN(
+        RoundMedians ladder,
+        MediansInRounds(b, warm, reps, static_cast<int>(ladder_kib.size()), [&](int i) {
+          const std::size_t size =
+              static_cast<std::size_t>(ladder_kib[static_cast<std::size_t>(i)] * 1024);
+          return fan_out(kCopies, [&, size](int k, cudaStream_t s) -> absl::Status {
+            const std::size_t off = static_cast<std::size_t>(k) * size;
+            return copy(d1.data() + off, h1.data() + off, size, cudaMemcpyHostToDevice, s);
+          });
+        }));
+    std::vector<double> bytes, per_copy;
+    for (std::size_t i = 0; i < ladder_kib.size(); ++i) {
+      bytes.push_back(ladder_kib[i] * 1024);
+      per_copy.push_back(ladder.issue_ms[i] / kCopies);
+      cal.inline_ladder.push_back({bytes.back(), per_copy.back()});
+    }
+    STREAMPIPE_ASSIGN_OR_RETURN(InlineCopyFit fit, FitInlineCopies(bytes, per_copy));
+    t.inline_h2d_max_bytes = fit.max_bytes;
+    t.inline_h2d_ms_per_byte = fit.ms_per_byte;
+    cal.inline_per_copy_ms = fit.per_copy_ms;
+  }
+
   const PerStream tiny_sub_chunk = [&](int i, cudaStream_t s) -> absl::Status {
     const std::size_t off = static_cast<std::size_t>(i) * 4096;
     STREAMPIPE_RETURN_IF_ERROR(
