@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores two fits of the host's issue line against a sweep's issue-bound points.
 
-    bench/issue_line_check.py SWEEP_CSV SWEEP_LOG [SWEEP_CSV SWEEP_LOG ...]
+    bench/issue_line_check.py SWEEP_CSV SWEEP_LOG [SWEEP_CSV SWEEP_LOG ...] [--inline=L:K]
 
 Each pair is what `streampipe sweep --output=CSV 2> LOG` wrote (either may be gzipped). For
 every configuration the log prints what the adaptive run measured at each n it visited
@@ -22,6 +22,12 @@ A second table replays the calibrated prediction itself at every point of those 
 max(device part, line) as StreamController::CalibratedMs takes it (the device part from the
 CSV's pred_calibrated_device), with either line, against the sweep's medians; and says with
 which line the sweep's own pred_calibrated agrees (within 0.1 %), i.e. which code ran.
+
+--inline=L:K adds a third line, "inline": the origin fit to the medians less the host's inline
+copying (K ms per byte of every copy in of at most L bytes, as the profile's h2d.inline_*;
+each sub-chunk's copy taken as in_bytes / n, the pipeline's split to within an item) and that
+part added back at each n (StreamController::InlineIssueMs). Its second table then covers every
+configuration, and a third table scores the three at the points whose copies in are inline.
 Only the Python standard library is used.
 """
 import csv
@@ -56,6 +62,11 @@ def read_csv(path):
     return configs
 
 
+def inline_ms(limit, rate, in_bytes, n):
+    """The host's inline copying of a batch of in_bytes on n sub-chunks (0 without a limit)."""
+    return rate * in_bytes if limit > 0 and in_bytes / n <= limit else 0.0
+
+
 def fits(visits):
     """(clamped, origin) lines (a, s) from [(n, issue_ms)], or None without a rising line."""
     if len({n for n, _ in visits}) < 2:
@@ -74,8 +85,19 @@ def fits(visits):
 
 
 def main(argv):
+    limit = rate = 0.0
+    for arg in [a for a in argv if a.startswith("--")]:
+        try:
+            if not arg.startswith("--inline="):
+                raise ValueError
+            limit, rate = (float(x) for x in arg.split("=", 1)[1].split(":"))
+        except ValueError:
+            sys.exit(f"issue_line_check: bad flag {arg}; --inline=LIMIT_BYTES:MS_PER_BYTE\n"
+                     + __doc__)
+    argv = [a for a in argv if not a.startswith("--")]
     if len(argv) < 2 or len(argv) % 2:
         sys.exit(__doc__)
+    inlined = defaultdict(list)  # (mode, fit) -> errors at the points whose copies are inline
     errors = defaultdict(list)  # (mode, fit) -> errors
     replayed = defaultdict(list)  # (mode, fit) -> errors of max(device, line), where a < 0
     agrees = defaultdict(int)  # fit -> points whose pred_calibrated it reproduces
@@ -106,19 +128,33 @@ def main(argv):
                 continue
             fitted[mode] += 1
             negative[mode] += lines_ab[0] != lines_ab[1]
-            for name, (a, s) in zip(("clamped", "origin"), lines_ab):
+            in_bytes = matches[0][5]
+            part = lambda n: inline_ms(limit, rate, in_bytes, n)
+            named = [("clamped", lines_ab[0], lambda n: 0.0), ("origin", lines_ab[1], lambda n: 0.0)]
+            if limit > 0:
+                with_inline = fits([(n, t - part(n)) for n, t in visits])
+                if with_inline is not None:
+                    named.append(("inline", with_inline[1], part))
+            for name, (a, s), extra in named:
                 for n, row in configs[matches[0]].items():
+                    if limit > 0 and part(n) > 0:
+                        try:
+                            device = float(row["pred_calibrated_device"] or 0.0)
+                        except ValueError:
+                            device = 0.0
+                        inlined[(mode, name)].append(
+                            abs(max(device, a + s * n + extra(n)) / float(row["median_ms"]) - 1))
                     issue, median = float(row["issue_ms"]), float(row["median_ms"])
                     if issue > 0 and issue >= 0.9 * median:
-                        errors[(mode, name)].append(abs((a + s * n) / issue - 1))
-                    if lines_ab[0] == lines_ab[1]:
+                        errors[(mode, name)].append(abs((a + s * n + extra(n)) / issue - 1))
+                    if lines_ab[0] == lines_ab[1] and not limit > 0:
                         continue
                     try:
                         device = float(row["pred_calibrated_device"] or 0.0)
                         ran = float(row["pred_calibrated"])
                     except ValueError:
                         continue
-                    predicted = max(device, a + s * n)
+                    predicted = max(device, a + s * n + extra(n))
                     replayed[(mode, name)].append(abs(predicted / median - 1))
                     agrees[name] += abs(predicted / ran - 1) <= 1e-3
     print("| mode | fit | configurations (free a < 0) | issue-bound points | median | p90 | max "
@@ -130,8 +166,8 @@ def main(argv):
               f"{100 * statistics.median(e):.1f} % | {100 * e[int(0.9 * (len(e) - 1))]:.1f} % | "
               f"{100 * e[-1]:.1f} % | {sum(x > 0.1 for x in e)} |")
     print()
-    print("| mode | line | points of the configurations with a < 0 | prediction: median | max "
-          "| over 10 % |")
+    print("| mode | line | points of the configurations with a < 0 (every one with --inline) "
+          "| prediction: median | max | over 10 % |")
     print("| --- | --- | ---: | ---: | ---: | ---: |")
     for (mode, name), e in sorted(replayed.items()):
         e.sort()
@@ -140,7 +176,17 @@ def main(argv):
     total = sum(len(e) for (_, name), e in replayed.items() if name == "clamped")
     print()
     print(f"The sweeps' own pred_calibrated agrees with the clamped line at {agrees['clamped']} "
-          f"and with the line through the origin at {agrees['origin']} of these {total} points.")
+          f"and with the line through the origin at {agrees['origin']} of these {total} points"
+          + (f", with the inline one at {agrees['inline']}." if limit > 0 else "."))
+    if inlined:
+        print()
+        print(f"| mode | line | points whose copies in are inline (<= {limit:.0f} bytes) | "
+              "prediction: median | max | over 10 % |")
+        print("| --- | --- | ---: | ---: | ---: | ---: |")
+        for (mode, name), e in sorted(inlined.items()):
+            e.sort()
+            print(f"| {mode} | {name} | {len(e)} | {100 * statistics.median(e):.1f} % | "
+                  f"{100 * e[-1]:.1f} % | {sum(x > 0.1 for x in e)} |")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   int repetitions = 21;
   std::int64_t max_mib = 256;
   bool idle_overhead = true;
+  bool inline_copies = false;
   FlagSet fs(kCommand, "[flags]");
   fs.Add("device", &device, "CUDA device index");
   fs.Add("output", &output, "write the profile (TOML) here; default: print it");
@@ -36,6 +37,10 @@ int RunCalibrate(const std::vector<std::string>& args) {
   fs.Add("idle-overhead", &idle_overhead,
          "measure c0 from held tiny sub-chunks (--no-idle-overhead: c for every sub-chunk, "
          "the model before run 81)");
+  fs.Add("inline-copies", &inline_copies,
+         "write the inline path of small copies in (h2d.inline_*) into the profile; without it "
+         "the ladder is measured and printed only (its rate overshoots the pipeline's 1.5x, "
+         "run 110; docs/models.md)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (repetitions < 1 || repetitions > 1001) {
     return Fail(kCommand, kExitUsage,
@@ -54,6 +59,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   o.repetitions = repetitions;
   o.max_bytes = static_cast<std::size_t>(max_mib) << 20;
   o.measure_idle_overhead = idle_overhead;
+  o.inline_copies = inline_copies;
   absl::StatusOr<Calibration> c = Calibrate(o);
   if (!c.ok()) {
     return Fail(kCommand, c.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
@@ -95,15 +101,17 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cerr << "  c0         not measured (" << c->idle_overhead_error
               << "): c applies to every sub-chunk\n";
   }
-  if (t.inline_h2d_max_bytes > 0.0) {
+  if (c->inline_fit.max_bytes > 0.0) {
     std::cerr << absl::StrFormat(
         "  inline     copies in up to %.0f bytes: the host copies them at %.2f GB/s, on top of "
-        "%.2f us a copy\n",
-        t.inline_h2d_max_bytes, Gbps(t.inline_h2d_ms_per_byte), c->inline_per_copy_ms * 1e3);
+        "%.2f us a copy (%s)\n",
+        c->inline_fit.max_bytes, Gbps(c->inline_fit.ms_per_byte), c->inline_fit.per_copy_ms * 1e3,
+        t.inline_h2d_max_bytes > 0.0 ? "in the profile"
+                                     : "not in the profile: --inline-copies writes it");
   } else {
     std::cerr << absl::StrFormat(
         "  inline     none found (%.2f us a copy in at every size)\n",
-        c->inline_per_copy_ms * 1e3);
+        c->inline_fit.per_copy_ms * 1e3);
   }
   std::cerr << "    host us per copy in, by KiB:";
   for (const IssueSample& s2 : c->inline_ladder) {

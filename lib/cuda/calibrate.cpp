@@ -322,10 +322,11 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       per_copy.push_back(ladder.issue_ms[i] / kCopies);
       cal.inline_ladder.push_back({bytes.back(), per_copy.back()});
     }
-    STREAMPIPE_ASSIGN_OR_RETURN(InlineCopyFit fit, FitInlineCopies(bytes, per_copy));
-    t.inline_h2d_max_bytes = fit.max_bytes;
-    t.inline_h2d_ms_per_byte = fit.ms_per_byte;
-    cal.inline_per_copy_ms = fit.per_copy_ms;
+    STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_fit, FitInlineCopies(bytes, per_copy));
+    if (o.inline_copies) {
+      t.inline_h2d_max_bytes = cal.inline_fit.max_bytes;
+      t.inline_h2d_ms_per_byte = cal.inline_fit.ms_per_byte;
+    }
   }
 
   const PerStream tiny_sub_chunk = [&](int i, cudaStream_t s) -> absl::Status {

@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "streampipe/core/device_profile.hpp"
+#include "streampipe/core/model.hpp"
 #include "streampipe/cuda/device.hpp"
 
 namespace streampipe {
@@ -33,6 +34,12 @@ struct CalibrationOptions {
   // Time tiny sub-chunks held until issued for c0 (DeviceTraits::idle_stream_overhead_ms);
   // false leaves it unmeasured (-1): c for every sub-chunk, the model before run 81.
   bool measure_idle_overhead = true;
+  // Write the inline path of small copies in (DeviceTraits::inline_h2d_*) into the profile.
+  // The ladder is measured either way (Calibration::inline_fit); off by default because its
+  // rate overshoots what the pipeline's sub-chunks cost the host 1.5x (run 110: 6.5 GB/s
+  // against about 10 in the sweeps of runs 103-109), which made the predictions at the n it
+  // touches worse, not better (docs/models.md, "Inline copies in").
+  bool inline_copies = false;
 };
 
 struct CopySample {
@@ -67,10 +74,10 @@ struct Calibration {
   // g between copies in as the back-to-back test measured it; the profile keeps the sweep's
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
   double measured_h2d_gap_ms = 0.0;
-  // The inline ladder (profile h2d.inline_*): each size's median host time per copy in, and
-  // the usual cost per copy the fit found (FitInlineCopies).
+  // The inline ladder: each size's median host time per copy in, and what FitInlineCopies
+  // made of it (in the profile's h2d.inline_* with CalibrationOptions::inline_copies).
   std::vector<IssueSample> inline_ladder;
-  double inline_per_copy_ms = 0.0;
+  InlineCopyFit inline_fit;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
   std::vector<int> sweep_host_bound;   // n the host set or disturbed (FitInSitu: kept out)
   double sweep_misfit = 0.0;            // largest |model_ms / measured - 1| over the kept n
