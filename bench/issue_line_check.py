@@ -27,7 +27,8 @@ which line the sweep's own pred_calibrated agrees (within 0.1 %), i.e. which cod
 copying (K ms per byte of every copy in of at most L bytes, as the profile's h2d.inline_*;
 each sub-chunk's copy taken as in_bytes / n, the pipeline's split to within an item) and that
 part added back at each n (StreamController::InlineIssueMs). Its second table then covers every
-configuration, and a third table scores the three at the points whose copies in are inline.
+configuration, and a third table scores the three, and the sweep's own pred_calibrated ("as
+it ran"), at the points whose copies in are inline.
 Only the Python standard library is used.
 """
 import csv
@@ -135,6 +136,11 @@ def main(argv):
                 with_inline = fits([(n, t - part(n)) for n, t in visits])
                 if with_inline is not None:
                     named.append(("inline", with_inline[1], part))
+            if limit > 0:
+                for n, row in configs[matches[0]].items():
+                    if part(n) > 0:  # the sweep's own prediction, as it ran
+                        inlined[(mode, "as it ran")].append(
+                            abs(float(row["pred_calibrated"]) / float(row["median_ms"]) - 1))
             for name, (a, s), extra in named:
                 for n, row in configs[matches[0]].items():
                     if limit > 0 and part(n) > 0:
