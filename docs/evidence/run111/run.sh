@@ -10,3 +10,8 @@ for f in "" --inline-copies; do
   grep -A1 "^  inline" $R/calibrate${f:+-inline}.txt; grep "^inline" $R/quick${f:+-inline}.toml
 done
 tar -C /tmp -czf $OUT/run111.tgz run111
+# Then, on the same lease (the first test pass failed two tests while the calibration there
+# measured h2d G at 43 GB/s, against 52-55 otherwise): the two failing tests alone
+#   .device/bin/pipeline_test --gtest_filter='*CalibrationFitsTheAddScalarSweep*'   (3 times: pipe-*.txt)
+#   .device/bin/adaptive_gpu_test --gtest_filter='*KernelWhoseCostChanges*'         (2 times: adapt-*.txt)
+# and every GPU test again (.device/run-gpu-tests: gpu-tests.txt; the first pass: gpu-tests-first.txt).
