@@ -82,7 +82,10 @@ def fits(visits):
         return None
     if a >= 0:
         return (a, s), (a, s)
-    return (0.0, s), (0.0, sum(n * i for n, i in visits) / sum(n * n for n, _ in visits))
+    origin = sum(n * i for n, i in visits) / sum(n * n for n, _ in visits)
+    if not origin > 0:
+        return None  # as the controller: no rising line
+    return (0.0, s), (0.0, origin)
 
 
 def main(argv):
@@ -136,6 +139,8 @@ def main(argv):
                 with_inline = fits([(n, t - part(n)) for n, t in visits])
                 if with_inline is not None:
                     named.append(("inline", with_inline[1], part))
+                else:  # as the controller: the measured line, without the inline part
+                    named.append(("inline", lines_ab[1], lambda n: 0.0))
             if limit > 0:
                 for n, row in configs[matches[0]].items():
                     if part(n) > 0:  # the sweep's own prediction, as it ran

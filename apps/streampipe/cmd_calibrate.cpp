@@ -39,8 +39,8 @@ int RunCalibrate(const std::vector<std::string>& args) {
          "the model before run 81)");
   fs.Add("inline-copies", &inline_copies,
          "write the inline path of small copies in (h2d.inline_*) into the profile; without it "
-         "the ladder is measured and printed only (its rate overshoots the pipeline's 1.5x, "
-         "run 110; docs/models.md)");
+         "the ladder is measured and printed only (its rate overshoots the pipeline's 1.5-2.5x, "
+         "runs 110-111; docs/models.md)");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (repetitions < 1 || repetitions > 1001) {
     return Fail(kCommand, kExitUsage,

@@ -641,47 +641,53 @@ absl::StatusOr<InlineCopyFit> FitInlineCopies(const std::vector<double>& bytes,
   }
   std::vector<std::pair<double, double>> v;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (!(bytes[i] > 0.0) || !std::isfinite(issue_ms_per_copy[i]) || issue_ms_per_copy[i] < 0.0) {
+    if (!(bytes[i] > 0.0) || !std::isfinite(bytes[i]) || !std::isfinite(issue_ms_per_copy[i]) ||
+        issue_ms_per_copy[i] < 0.0) {
       return absl::InvalidArgumentError(absl::StrCat("FitInlineCopies: size ", bytes[i],
                                                      " bytes took ", issue_ms_per_copy[i],
-                                                     " ms; sizes > 0, times finite and >= 0"));
+                                                     " ms; sizes finite and > 0, times finite and >= 0"));
     }
     v.emplace_back(bytes[i], issue_ms_per_copy[i]);
   }
   std::sort(v.begin(), v.end());
-  // The cost of a copy issued the usual way: the median over the larger half of the sizes
-  // (the ladder reaches well past any inline limit).
-  std::vector<double> large;
-  for (std::size_t i = v.size() / 2; i < v.size(); ++i) large.push_back(v[i].second);
+  // A change point: for each limit L among the sizes (with at least two sizes above it), the
+  // usual cost per copy is the median time above L and the rate the least squares through the
+  // origin of the excess over it against the bytes up to L; the limit whose model leaves the
+  // least squared misfit wins, against the model without an inline path (one cost for all).
   InlineCopyFit fit;
-  fit.per_copy_ms = Median(large);
-  // The rate: the least squares through the origin of the excess over that cost, against the
-  // bytes, over the smaller half.
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < v.size() / 2; ++i) {
-    num += v[i].first * (v[i].second - fit.per_copy_ms);
-    den += v[i].first * v[i].first;
-  }
-  const double rate = den > 0.0 ? num / den : 0.0;
-  // The limit: the largest size whose excess is at least half of what the rate predicts, with
-  // every smaller size's too. A rate within the noise (the excess at the largest such size under
-  // kMinExcess of the per-copy cost) is no inline path.
-  constexpr double kMinExcess = 0.1;
-  double limit = 0.0;
-  for (const auto& [b, ms] : v) {
-    if (!(rate > 0.0) || ms - fit.per_copy_ms < 0.5 * rate * b) break;
-    limit = b;
-  }
-  if (limit > 0.0 && rate * limit >= kMinExcess * fit.per_copy_ms) {
-    // Refit the rate over the sizes up to the limit.
-    num = den = 0.0;
-    for (const auto& [b, ms] : v) {
-      if (b > limit) break;
-      num += b * (ms - fit.per_copy_ms);
-      den += b * b;
+  std::vector<double> all;
+  for (const auto& [b, ms] : v) all.push_back(ms);
+  fit.per_copy_ms = Median(all);
+  double best_misfit = 0.0;
+  for (const auto& [b, ms] : v) best_misfit += (ms - fit.per_copy_ms) * (ms - fit.per_copy_ms);
+  const double none_misfit = best_misfit;
+  for (std::size_t j = 0; j + 2 < v.size(); ++j) {
+    std::vector<double> above;
+    for (std::size_t i = j + 1; i < v.size(); ++i) above.push_back(v[i].second);
+    const double base = Median(above);
+    double num = 0.0, den = 0.0;
+    for (std::size_t i = 0; i <= j; ++i) {
+      num += v[i].first * (v[i].second - base);
+      den += v[i].first * v[i].first;
     }
-    fit.max_bytes = limit;
-    fit.ms_per_byte = num / den;
+    const double rate = num / den;
+    if (!(rate > 0.0)) continue;
+    double misfit = 0.0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const double d = v[i].second - base - (i <= j ? rate * v[i].first : 0.0);
+      misfit += d * d;
+    }
+    if (misfit < best_misfit) {
+      best_misfit = misfit;
+      fit = {base, v[j].first, rate};
+    }
+  }
+  // An inline path must explain most of the spread (half the misfit of one cost for all) and
+  // cost at its limit at least kMinExcess of a copy: else it is the noise.
+  constexpr double kMinExcess = 0.1;
+  if (fit.max_bytes > 0.0 && (best_misfit > 0.5 * none_misfit ||
+                              fit.ms_per_byte * fit.max_bytes < kMinExcess * fit.per_copy_ms)) {
+    fit = {Median(all), 0.0, 0.0};
   }
   return fit;
 }

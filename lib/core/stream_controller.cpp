@@ -341,36 +341,59 @@ double StreamController::InlineIssueMs(int n) const {
                     : 0.0;
 }
 
+namespace {
+// Least squares of I(n) = a + s n with a >= 0 over (n, I) pairs; nullopt without two n or a
+// rising line. Where the free intercept is negative the line goes through the origin,
+// s = sum(n I) / sum(n^2): clamping a to 0 and keeping the free fit's s kept a slope steeper
+// than every measured n supports (run 103 a1: issue times 91 us at n = 8 and 218 us at n = 16,
+// the second in a burst, gave a = -36 us, s = 15.9 us; clamped, 2.03 ms at n = 128 against
+// 1.07 ms measured, where the batch's time was 1.47 ms).
+std::optional<std::pair<double, double>> NonNegativeLine(const std::vector<double>& rows,
+                                                         const std::vector<double>& values) {
+  if (values.size() < 2) return std::nullopt;
+  absl::StatusOr<LinearFit> fit = FitLeastSquares(rows, 2, values);
+  if (!fit.ok() || !(fit->coefficients[1] > 0.0)) return std::nullopt;
+  if (fit->coefficients[0] >= 0.0) return std::pair{fit->coefficients[0], fit->coefficients[1]};
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double n = rows[2 * i + 1];
+    num += n * values[i];
+    den += n * n;
+  }
+  if (!(den > 0.0) || !(num > 0.0)) return std::nullopt;
+  return std::pair{0.0, num / den};
+}
+}  // namespace
+
 std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine() const {
   // Least squares of the median issue time I(n) = a + s n over the n with issue times. The
   // host enqueues each sub-chunk's copies and launch at its own pace, which is what bounds a
   // batch of small sub-chunks (T4): there the batch lasts its issue time (run 30: within 1 %
   // for matmul and histograms at n >= 16), and s inferred from batch times alone was up to
   // 1.6x off. One n cannot tell s from the per-batch part a.
-  std::vector<double> rows, medians;  // rows of [1, n]
+  std::vector<double> rows, medians, less_inline;  // rows of [1, n]
+  bool any_inline = false;
   for (const auto& [n, v] : issue_) {
     if (v.empty()) continue;
     rows.insert(rows.end(), {1.0, static_cast<double>(n)});
+    medians.push_back(TimeOf(Recent(v, kRecent)));
     // Less the inline copies' part, which the line does not describe (InlineIssueMs).
-    medians.push_back(TimeOf(Recent(v, kRecent)) - InlineIssueMs(n));
+    const double part = InlineIssueMs(n);
+    any_inline = any_inline || part > 0.0;
+    less_inline.push_back(medians.back() - part);
   }
-  if (medians.size() < 2) return std::nullopt;
-  absl::StatusOr<LinearFit> fit = FitLeastSquares(rows, 2, medians);
-  if (!fit.ok() || !(fit->coefficients[1] > 0.0)) return std::nullopt;
-  if (fit->coefficients[0] >= 0.0) return IssueLine{fit->coefficients[0], fit->coefficients[1]};
-  // The per-batch part a cannot be negative: the least squares with a >= 0 puts the line
-  // through the origin, s = sum(n I) / sum(n^2). Clamping a to 0 and keeping the free fit's s
-  // kept a slope steeper than every measured n supports (run 103 a1: issue times 91 us at
-  // n = 8 and 218 us at n = 16, the second in a burst, gave a = -36 us, s = 15.9 us; clamped,
-  // 2.03 ms at n = 128 against 1.07 ms measured, where the batch's time was 1.47 ms).
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < medians.size(); ++i) {
-    const double n = rows[2 * i + 1];
-    num += n * medians[i];
-    den += n * n;
+  if (any_inline) {
+    if (std::optional<std::pair<double, double>> l = NonNegativeLine(rows, less_inline)) {
+      return IssueLine{l->first, l->second, /*inline_part=*/true};
+    }
+    // The inline part takes more than the visits' issue times support (a rate that overshoots:
+    // the visited inline n fall under the others): the line through the medians as measured,
+    // with no inline part added, rather than none.
   }
-  if (!(den > 0.0) || !(num > 0.0)) return std::nullopt;
-  return IssueLine{0.0, num / den};
+  if (std::optional<std::pair<double, double>> l = NonNegativeLine(rows, medians)) {
+    return IssueLine{l->first, l->second, /*inline_part=*/!any_inline};
+  }
+  return std::nullopt;
 }
 
 double StreamController::StarLevelMs(const std::vector<double>& star_ms) const {
@@ -471,8 +494,9 @@ double StreamController::CalibratedDeviceMs(int n) const {
 double StreamController::CalibratedMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) return SingleFactorMs(n);
-  const double issue =
-      cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n + InlineIssueMs(n) : 0.0;
+  const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n +
+                                      (cal.line->inline_part ? InlineIssueMs(n) : 0.0)
+                                : 0.0;
   return std::max(CalibratedDeviceMs(n), issue);
 }
 

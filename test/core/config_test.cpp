@@ -308,7 +308,7 @@ TEST(DeviceProfileTest, TheInlinePathRoundTripsAndOlderProfilesHaveNone) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->traits.inline_h2d_max_bytes, 0.0);
   EXPECT_EQ(back->traits.inline_h2d_ms_per_byte, 0.0);
-  // A negative limit is out of range, and the error names the file, the line and the key.
+  // A negative limit is out of range, and the error names the file and the key.
   back = ParseDeviceProfile("[device]\nname = \"x\"\n[h2d]\ninline_max_bytes = -1.0\n",
                             "bad.toml");
   ASSERT_FALSE(back.ok());

@@ -1030,6 +1030,67 @@ TEST(StreamControllerTest, TheIssueLineAddsTheInlineCopiesPastTheVisitedN) {
   }
 }
 
+// Where the visited n have inline copies, the line is fitted to their issue times less the
+// inline part and the part is added back; where the traits' rate overshoots so far that the
+// medians less it fall (no rising line), the line through the medians as measured, without the
+// part, instead of none. Visits at n = 64 (32 KiB copies in) and 128 (16 KiB, inline).
+TEST(StreamControllerTest, AVisitWithInlineCopiesIsFittedLessTheirPart) {
+  constexpr Workload2 kTiny{0.045, 0.08, 0.044};
+  constexpr double kTrueS = 0.009, kBytes = 2 << 20, kLimit = 24576, kRate = 1e-7;
+  for (const double believed_rate : {kRate, 6 * kRate}) {
+    SCOPED_TRACE(believed_rate);
+    DeviceTraits believed = Believed();
+    believed.sub_chunk_cost_ms = kTrueS;
+    believed.inline_h2d_max_bytes = kLimit;
+    believed.inline_h2d_ms_per_byte = believed_rate;
+    StreamController c(MakeModel(ModelKind::kCurrent), believed, Options());
+    SimulatedCard card(53, 0.0, kTrueS);
+    card.ReportIssueTimes(0.012);
+    card.InlineCopies(kBytes, kLimit, kRate);
+    card.SetUnknownEffect(0.0);
+    BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());  // warm-up
+    p = c.Plan(kItems);
+    ASSERT_EQ(p.kind, PlanKind::kMeasure);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());
+    const int star = c.streams();
+    ASSERT_LT(star, 64);
+    for (int k = 0; k < 4; ++k) {  // n*'s batches, without issue times
+      p = c.Plan(kItems);
+      p.kind = PlanKind::kStreamed;
+      p.streams = star;
+      BatchObservation o = card.Run(p, kTiny, kItems);
+      o.issue_ms = 0.0;
+      o.settled = true;
+      ASSERT_TRUE(c.Observe(p, o).ok());
+    }
+    for (int k = 0; k < 2; ++k) {
+      for (const int n : {64, 128}) {
+        p = c.Plan(kItems);
+        p.kind = PlanKind::kExplore;
+        p.streams = n;
+        BatchObservation o = card.Run(p, kTiny, kItems);
+        o.settled = true;
+        ASSERT_TRUE(c.Observe(p, o).ok());
+      }
+    }
+    const double i64 = 0.012 + 64 * kTrueS;
+    const double i128 = 0.012 + 128 * kTrueS + kRate * kBytes;
+    if (believed_rate == kRate) {
+      // The slope without the inline part, and the issue time at n = 128 with it.
+      EXPECT_NEAR(c.sub_chunk_cost_ms(), kTrueS, 1e-9);
+      EXPECT_NEAR(c.PredictMs(128, kItems) / i128, 1.0, 1e-6);
+    } else {
+      // 6x the rate: 128's issue time less the part falls under 64's; the line of the medians
+      // as measured (whose free intercept is negative here: through the origin), no part added.
+      ASSERT_LT(i128 - 6 * kRate * kBytes, i64);
+      const double s = (64 * i64 + 128 * i128) / (64.0 * 64 + 128.0 * 128);
+      EXPECT_NEAR(c.sub_chunk_cost_ms(), s, 1e-9);
+      EXPECT_NEAR(c.PredictMs(128, kItems), 128 * s, 1e-6);
+    }
+  }
+}
+
 // Below the smallest n the pipeline visited, the correction runs toward the non-streamed
 // measurement (a batch at n = 1) instead of holding that n's: here every streamed batch is 10 %
 // under the model and the measurement at n = 1 is exact (run 82 replayed: n = 1 predicted

@@ -143,10 +143,13 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
 double InlineCopyIssueMs(const DeviceTraits& traits, double h2d_bytes, std::int64_t items, int n);
 
 // The inline path of copies in, from the host's time issuing one copy of each size (a ladder
-// of sizes reaching well past the limit; streampipe calibrate): the usual cost per copy, the
-// largest size issued inline and the host's time per byte of it. max_bytes and ms_per_byte are
-// 0 where no size shows an excess beyond the noise. InvalidArgument for fewer than 4 sizes,
-// sizes <= 0 or times not finite and >= 0.
+// of sizes reaching past the limit, with at least two sizes above it; streampipe calibrate):
+// the usual cost per copy, the largest size issued inline and the host's time per byte of it,
+// as the change point that leaves the least squared misfit (the usual cost the median above
+// the limit, the rate the least squares through the origin of the excess below it).
+// max_bytes and ms_per_byte are 0 where no limit halves the misfit of one cost for all sizes,
+// or the excess at the limit is under 10 % of a copy's cost. InvalidArgument for fewer than 4
+// sizes, sizes not finite and > 0, or times not finite and >= 0.
 struct InlineCopyFit {
   double per_copy_ms = 0.0;
   double max_bytes = 0.0;

@@ -236,12 +236,16 @@ class StreamController {
   double ModelMs(int n, double c, double s) const;
   std::optional<int> ExploreTarget() const;
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
-  // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n: least squares of the lower median
-  // issue times over the streamed batches of this derivation, where at least two n have them
-  // (and the slope is positive).
+  // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
+  // inline_part): least squares with fixed_ms >= 0 (through the origin where the free intercept
+  // is negative) of the lower median issue times over the streamed batches of this derivation,
+  // less their inline part, where at least two n have them (and the slope is positive). Where
+  // the medians less the inline part give no rising line (a rate that overshoots), the line of
+  // the medians as measured, without the inline part (inline_part false).
   struct IssueLine {
     double fixed_ms = 0.0;
     double per_sub_chunk_ms = 0.0;
+    bool inline_part = true;
   };
   std::optional<IssueLine> MeasuredIssueLine() const;
   // The host's time issuing the reference batch's inline copies in at n sub-chunks

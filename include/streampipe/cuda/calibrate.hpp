@@ -36,8 +36,8 @@ struct CalibrationOptions {
   bool measure_idle_overhead = true;
   // Write the inline path of small copies in (DeviceTraits::inline_h2d_*) into the profile.
   // The ladder is measured either way (Calibration::inline_fit); off by default because its
-  // rate overshoots what the pipeline's sub-chunks cost the host 1.5x (run 110: 6.5 GB/s
-  // against about 10 in the sweeps of runs 103-109), which made the predictions at the n it
+  // rate overshoots what the pipeline's sub-chunks cost the host 1.5-2.5x (runs 110-111: 6.5
+  // and 4.0-4.3 GB/s against about 10 in the sweeps of runs 103-109), which made the predictions at the n it
   // touches worse, not better (docs/models.md, "Inline copies in").
   bool inline_copies = false;
 };
