@@ -59,6 +59,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   o.repetitions = repetitions;
   o.max_bytes = static_cast<std::size_t>(max_mib) << 20;
   o.measure_idle_overhead = idle_overhead;
+  o.measure_inline_copies = true;  // printed below
   o.inline_copies = inline_copies;
   absl::StatusOr<Calibration> c = Calibrate(o);
   if (!c.ok()) {

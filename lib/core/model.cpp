@@ -611,23 +611,24 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   return t;
 }
 
+Chunk ChunkOf(std::int64_t items, int n, int k) {
+  const std::int64_t base = items / n;
+  const std::int64_t rem = items % n;
+  return {k * base + std::min<std::int64_t>(k, rem), base + (k < rem ? 1 : 0)};
+}
+
 double InlineCopyIssueMs(const DeviceTraits& traits, double h2d_bytes, std::int64_t items,
                          int n) {
   if (!(traits.inline_h2d_max_bytes > 0.0) || !(traits.inline_h2d_ms_per_byte > 0.0) ||
       !(h2d_bytes > 0.0) || items < 1 || n < 1) {
     return 0.0;
   }
-  // The pipeline's split (ChunkOf): items % n sub-chunks of items / n + 1 items, the rest of
-  // items / n; each copies its items' bytes in.
+  // Each sub-chunk copies its items' bytes in.
   const double per_item = h2d_bytes / static_cast<double>(items);
-  const std::int64_t base = items / n;
-  const std::int64_t rem = items % n;
   double inlined = 0.0;
-  for (const auto& [count, size] : {std::pair{rem, base + 1}, std::pair{n - rem, base}}) {
-    const double bytes = static_cast<double>(size) * per_item;
-    if (size > 0 && bytes <= traits.inline_h2d_max_bytes) {
-      inlined += static_cast<double>(count) * bytes;
-    }
+  for (int k = 0; k < n; ++k) {
+    const double bytes = static_cast<double>(ChunkOf(items, n, k).count) * per_item;
+    if (bytes > 0.0 && bytes <= traits.inline_h2d_max_bytes) inlined += bytes;
   }
   return inlined * traits.inline_h2d_ms_per_byte;
 }

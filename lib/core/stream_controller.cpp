@@ -354,14 +354,11 @@ std::optional<std::pair<double, double>> NonNegativeLine(const std::vector<doubl
   absl::StatusOr<LinearFit> fit = FitLeastSquares(rows, 2, values);
   if (!fit.ok() || !(fit->coefficients[1] > 0.0)) return std::nullopt;
   if (fit->coefficients[0] >= 0.0) return std::pair{fit->coefficients[0], fit->coefficients[1]};
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double n = rows[2 * i + 1];
-    num += n * values[i];
-    den += n * n;
-  }
-  if (!(den > 0.0) || !(num > 0.0)) return std::nullopt;
-  return std::pair{0.0, num / den};
+  std::vector<double> ns;  // rows of [n]
+  for (std::size_t i = 1; i < rows.size(); i += 2) ns.push_back(rows[i]);
+  absl::StatusOr<LinearFit> origin = FitLeastSquares(ns, 1, values);
+  if (!origin.ok() || !(origin->coefficients[0] > 0.0)) return std::nullopt;
+  return std::pair{0.0, origin->coefficients[0]};
 }
 }  // namespace
 

@@ -303,7 +303,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // medians); FitInlineCopies finds the limit and the host's time per byte beneath it. On one
   // stream the step hardly shows (run 110: 2.17 us a copy at every size, or +0.15-0.7 us up to
   // 24 KiB); one copy per stream shows it (+1-3.6 us).
-  {
+  if (o.measure_inline_copies || o.inline_copies) {
     constexpr int kCopies = 32;
     const std::vector<double> ladder_kib = {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64};
     STREAMPIPE_ASSIGN_OR_RETURN(

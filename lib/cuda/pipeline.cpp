@@ -108,17 +108,6 @@ bool IsPinned(const void* p) {
   return attr.type == cudaMemoryTypeHost;
 }
 
-// Sub-chunk k of an even split of `items` into `n`: the first items % n chunks get one more.
-struct Chunk {
-  std::int64_t first;
-  std::int64_t count;
-};
-Chunk ChunkOf(std::int64_t items, int n, int k) {
-  const std::int64_t base = items / n;
-  const std::int64_t rem = items % n;
-  return {k * base + std::min<std::int64_t>(k, rem), base + (k < rem ? 1 : 0)};
-}
-
 class NvtxRange {
  public:
   explicit NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }

@@ -369,6 +369,20 @@ TEST(ModelTest, TransferWorkFromBytesOrTimes) {
   EXPECT_EQ(b.lat_dh, 0.0);
 }
 
+// The pipeline's split: contiguous, every item once, the first items % n one item longer.
+TEST(ModelTest, ChunkOfSplitsEvenlyAndContiguously) {
+  for (const auto& [items, n] : {std::pair<std::int64_t, int>{1000, 7}, {1000, 8}, {5, 8}}) {
+    std::int64_t next = 0;
+    for (int k = 0; k < n; ++k) {
+      const Chunk c = ChunkOf(items, n, k);
+      EXPECT_EQ(c.first, next) << items << " / " << n << ", k " << k;
+      EXPECT_EQ(c.count, items / n + (k < items % n ? 1 : 0)) << items << " / " << n;
+      next += c.count;
+    }
+    EXPECT_EQ(next, items);
+  }
+}
+
 // The sub-chunks whose copy in is at most the inline limit, split as the pipeline splits
 // (items % n of items / n + 1, the rest of items / n), times the rate.
 TEST(ModelTest, InlineCopyIssueTimeFollowsThePipelinesSplit) {

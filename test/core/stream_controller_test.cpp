@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <deque>
 #include <random>
 
@@ -935,6 +936,43 @@ TEST(StreamControllerTest, MeasuredResidualsCorrectTheDeviceNotTheHostsIssueTime
   EXPECT_GE(checked, 1) << "largest measured n " << largest;
 }
 
+// Warms `c` up, takes its measurement and four settled batches at the n* it chose, without
+// issue times; `*star` is that n*. For tests that then place visits by hand (Visit).
+void StartAtStar(StreamController& c, SimulatedCard& card, const Workload2& w, int* star) {
+  BatchPlan p = c.Plan(kItems);
+  ASSERT_TRUE(c.Observe(p, card.Run(p, w, kItems)).ok());  // warm-up
+  p = c.Plan(kItems);
+  ASSERT_EQ(p.kind, PlanKind::kMeasure);
+  ASSERT_TRUE(c.Observe(p, card.Run(p, w, kItems)).ok());
+  *star = c.streams();
+  for (int k = 0; k < 4; ++k) {
+    p = c.Plan(kItems);
+    p.kind = PlanKind::kStreamed;
+    p.streams = *star;
+    BatchObservation o = card.Run(p, w, kItems);
+    o.issue_ms = 0.0;
+    o.settled = true;
+    ASSERT_TRUE(c.Observe(p, o).ok());
+  }
+}
+
+// One settled batch at n as a visit (it re-fits), taking the card's time; its issue time the
+// card's, or `issue_ms` where given, which must then leave it unbound by the host (at most 0.7
+// of the batch).
+void Visit(StreamController& c, SimulatedCard& card, const Workload2& w, int n,
+           std::optional<double> issue_ms = std::nullopt) {
+  BatchPlan p = c.Plan(kItems);
+  p.kind = PlanKind::kExplore;
+  p.streams = n;
+  BatchObservation o = card.Run(p, w, kItems);
+  if (issue_ms) {
+    ASSERT_LE(*issue_ms, 0.7 * o.measured_ms) << "n " << n;
+    o.issue_ms = *issue_ms;
+  }
+  o.settled = true;
+  ASSERT_TRUE(c.Observe(p, o).ok());
+}
+
 // The host's issue line I(n) = a + s n has a per-batch part a >= 0. Where the free fit puts a
 // below 0 (a burst at the larger n visited), the line goes through the origin:
 // s = sum(n I) / sum(n^2). Clamping a to 0 and keeping the free s (before) kept a slope steeper
@@ -946,36 +984,16 @@ TEST(StreamControllerTest, TheIssueLineKeepsItsPerBatchPartNonNegative) {
     SCOPED_TRACE(burst ? "burst at 4 n*" : "no burst");
     StreamController c = Make();
     SimulatedCard card(43, 0.0);
-    BatchPlan p = c.Plan(kItems);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());  // warm-up
-    p = c.Plan(kItems);
-    ASSERT_EQ(p.kind, PlanKind::kMeasure);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());
     // Batches at the chosen n* without issue times, then visits (each re-fits) with issue times
     // at 2 n* and 4 n* only: 91 us, then 218 us in a burst or 150 us without (run 103 a1's
     // shape). The batches take the card's time, the host at most 0.7 of it: none issue bound.
-    const int star = c.streams();
-    for (int k = 0; k < 4; ++k) {
-      p = c.Plan(kItems);
-      p.kind = PlanKind::kStreamed;
-      p.streams = star;
-      BatchObservation o = card.Run(p, kTiny, kItems);
-      o.settled = true;
-      ASSERT_TRUE(c.Observe(p, o).ok());
-    }
+    int star = 0;
+    ASSERT_NO_FATAL_FAILURE(StartAtStar(c, card, kTiny, &star));
     const double n1 = 2.0 * star, n2 = 4.0 * star;
     const double i1 = 0.091, i2 = burst ? 0.218 : 0.150;
     for (int k = 0; k < 2; ++k) {
-      for (const auto& [n, issue] : {std::pair{n1, i1}, std::pair{n2, i2}}) {
-        p = c.Plan(kItems);
-        p.kind = PlanKind::kExplore;
-        p.streams = static_cast<int>(n);
-        BatchObservation o = card.Run(p, kTiny, kItems);
-        ASSERT_LE(issue, 0.7 * o.measured_ms) << "n " << n;
-        o.issue_ms = issue;
-        o.settled = true;
-        ASSERT_TRUE(c.Observe(p, o).ok());
-      }
+      ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTiny, static_cast<int>(n1), i1));
+      ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTiny, static_cast<int>(n2), i2));
     }
     const double s_free = (i2 - i1) / (n2 - n1);
     const double a_free = i1 - n1 * s_free;
@@ -983,9 +1001,12 @@ TEST(StreamControllerTest, TheIssueLineKeepsItsPerBatchPartNonNegative) {
     ASSERT_EQ(a_free < 0.0, burst);
     EXPECT_NEAR(c.sub_chunk_cost_ms(), burst ? s_origin : s_free, 1e-12)
         << "free fit a " << a_free << " s " << s_free << ", through the origin s " << s_origin;
-    // The batch lasts at least the host's line.
+    // The prediction is the longer of the device's part and the host's line (here the device's:
+    // the slope above is what tells the two fits apart), and at least the line.
     const double line128 = burst ? 128.0 * s_origin : a_free + 128.0 * s_free;
     EXPECT_GE(c.PredictMs(128, kItems), line128 * (1.0 - 1e-12));
+    EXPECT_NEAR(c.PredictMs(128, kItems),
+                std::max(c.DevicePredictMs(128, kItems), line128), 1e-9 * line128);
   }
 }
 
@@ -1048,31 +1069,12 @@ TEST(StreamControllerTest, AVisitWithInlineCopiesIsFittedLessTheirPart) {
     card.ReportIssueTimes(0.012);
     card.InlineCopies(kBytes, kLimit, kRate);
     card.SetUnknownEffect(0.0);
-    BatchPlan p = c.Plan(kItems);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());  // warm-up
-    p = c.Plan(kItems);
-    ASSERT_EQ(p.kind, PlanKind::kMeasure);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTiny, kItems)).ok());
-    const int star = c.streams();
+    int star = 0;
+    ASSERT_NO_FATAL_FAILURE(StartAtStar(c, card, kTiny, &star));
     ASSERT_LT(star, 64);
-    for (int k = 0; k < 4; ++k) {  // n*'s batches, without issue times
-      p = c.Plan(kItems);
-      p.kind = PlanKind::kStreamed;
-      p.streams = star;
-      BatchObservation o = card.Run(p, kTiny, kItems);
-      o.issue_ms = 0.0;
-      o.settled = true;
-      ASSERT_TRUE(c.Observe(p, o).ok());
-    }
     for (int k = 0; k < 2; ++k) {
-      for (const int n : {64, 128}) {
-        p = c.Plan(kItems);
-        p.kind = PlanKind::kExplore;
-        p.streams = n;
-        BatchObservation o = card.Run(p, kTiny, kItems);
-        o.settled = true;
-        ASSERT_TRUE(c.Observe(p, o).ok());
-      }
+      ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTiny, 64));
+      ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTiny, 128));
     }
     const double i64 = 0.012 + 64 * kTrueS;
     const double i128 = 0.012 + 128 * kTrueS + kRate * kBytes;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -136,8 +137,16 @@ absl::Status ValidateWorkload(const Workload& workload);
 // Derives the model terms (validating both inputs first).
 absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& workload);
 
+// Sub-chunk k (0 <= k < n) of the pipeline's even split of `items` into n: the first
+// items % n sub-chunks get one item more.
+struct Chunk {
+  std::int64_t first = 0;
+  std::int64_t count = 0;
+};
+Chunk ChunkOf(std::int64_t items, int n, int k);
+
 // The host's extra time issuing a batch whose `h2d_bytes` over `items` are copied in as n
-// sub-chunks (the pipeline's split), for the sub-chunks whose copy in is issued inline
+// sub-chunks (ChunkOf), for the sub-chunks whose copy in is issued inline
 // (DeviceTraits::inline_h2d_max_bytes): their bytes times inline_h2d_ms_per_byte. 0 where the
 // traits measured no inline copies.
 double InlineCopyIssueMs(const DeviceTraits& traits, double h2d_bytes, std::int64_t items, int n);

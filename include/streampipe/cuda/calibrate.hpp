@@ -34,11 +34,14 @@ struct CalibrationOptions {
   // Time tiny sub-chunks held until issued for c0 (DeviceTraits::idle_stream_overhead_ms);
   // false leaves it unmeasured (-1): c for every sub-chunk, the model before run 81.
   bool measure_idle_overhead = true;
-  // Write the inline path of small copies in (DeviceTraits::inline_h2d_*) into the profile.
-  // The ladder is measured either way (Calibration::inline_fit); off by default because its
+  // Measure the inline path of small copies in (Calibration::inline_ladder, inline_fit): what
+  // `streampipe calibrate` prints. Off by default: the pipeline's own quick calibration would
+  // only discard it.
+  bool measure_inline_copies = false;
+  // Measure it and write it into the profile (DeviceTraits::inline_h2d_*). Off by default: its
   // rate overshoots what the pipeline's sub-chunks cost the host 1.5-2.5x (runs 110-111: 6.5
-  // and 4.0-4.3 GB/s against about 10 in the sweeps of runs 103-109), which made the predictions at the n it
-  // touches worse, not better (docs/models.md, "Inline copies in").
+  // and 4.0-4.3 GB/s against about 10 in the sweeps of runs 103-109), which made the
+  // predictions at the n it touches worse, not better (docs/models.md, "Inline copies in").
   bool inline_copies = false;
 };
 
@@ -74,8 +77,9 @@ struct Calibration {
   // g between copies in as the back-to-back test measured it; the profile keeps the sweep's
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
   double measured_h2d_gap_ms = 0.0;
-  // The inline ladder: each size's median host time per copy in, and what FitInlineCopies
-  // made of it (in the profile's h2d.inline_* with CalibrationOptions::inline_copies).
+  // The inline ladder (empty unless measured): each size's median host time per copy in, and
+  // what FitInlineCopies made of it (in the profile's h2d.inline_* with
+  // CalibrationOptions::inline_copies).
   std::vector<IssueSample> inline_ladder;
   InlineCopyFit inline_fit;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
