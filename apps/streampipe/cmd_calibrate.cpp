@@ -102,23 +102,30 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cerr << "  c0         not measured (" << c->idle_overhead_error
               << "): c applies to every sub-chunk\n";
   }
-  if (c->inline_fit.max_bytes > 0.0) {
-    std::cerr << absl::StrFormat(
-        "  inline     copies in up to %.0f bytes: the host copies them at %.2f GB/s, on top of "
-        "%.2f us a copy (%s)\n",
-        c->inline_fit.max_bytes, Gbps(c->inline_fit.ms_per_byte), c->inline_fit.per_copy_ms * 1e3,
-        t.inline_h2d_max_bytes > 0.0 ? "in the profile"
-                                     : "not in the profile: --inline-copies writes it");
-  } else {
-    std::cerr << absl::StrFormat(
-        "  inline     none found (%.2f us a copy in at every size)\n",
-        c->inline_fit.per_copy_ms * 1e3);
-  }
-  std::cerr << "    host us per copy in, by KiB:";
-  for (const IssueSample& s2 : c->inline_ladder) {
-    std::cerr << absl::StrFormat(" %.0f %.2f", s2.bytes / 1024, s2.issue_ms * 1e3);
-  }
-  std::cerr << "\n";
+  const auto print_ladder = [&](std::string_view what, const InlineCopyFit& fit,
+                                 const std::vector<IssueSample>& ladder, bool profile) {
+    if (fit.max_bytes > 0.0) {
+      std::cerr << absl::StrFormat(
+          "  inline     %s: copies in up to %.0f bytes cost the host %.2f GB/s on top of "
+          "%.2f us a sub-chunk%s\n",
+          what, fit.max_bytes, Gbps(fit.ms_per_byte), fit.per_copy_ms * 1e3,
+          !profile                        ? ""
+          : t.inline_h2d_max_bytes > 0.0 ? " (in the profile)"
+                                          : " (not in the profile: --inline-copies writes it)");
+    } else {
+      std::cerr << absl::StrFormat("  inline     %s: none found (%.2f us a sub-chunk at every "
+                                   "size)\n",
+                                   what, fit.per_copy_ms * 1e3);
+    }
+    std::cerr << "    host us per sub-chunk, by KiB in:";
+    for (const IssueSample& s2 : ladder) {
+      std::cerr << absl::StrFormat(" %.0f %.2f", s2.bytes / 1024, s2.issue_ms * 1e3);
+    }
+    std::cerr << "\n";
+  };
+  print_ladder("pipeline, call by call", c->inline_fit, c->inline_ladder, true);
+  print_ladder("pipeline, as graphs", c->graph_inline_fit, c->graph_inline_ladder, false);
+  print_ladder("bare copies in", c->bare_inline_fit, c->bare_inline_ladder, false);
   if (c->measured_h2d_gap_ms > t.h2d.gap_ms) {
     std::cerr << absl::StrFormat(
         "  note: g h2d measured %.2f us back to back, more than the held sub-chunks' or the "

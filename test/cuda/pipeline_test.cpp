@@ -173,6 +173,45 @@ TEST_F(PipelineTest, CalibrationFitsTheAddScalarSweepOnThisCard) {
   }
 }
 
+// The inline ladders (session 20): the pipeline's own sub-chunks, call by call and as graphs,
+// and bare copies in, each over the same 14 sizes; a sub-chunk (copy in, kernel, copy out)
+// costs the host more than a bare copy in; a limit, where one is found, is a size of the ladder
+// with a rate; and only with inline_copies does the profile take the call-by-call fit.
+TEST_F(PipelineTest, CalibrationMeasuresTheInlinePathInThePipelinesShape) {
+  for (const bool write : {false, true}) {
+    SCOPED_TRACE(write ? "inline_copies" : "measure_inline_copies");
+    CalibrationOptions o;
+    o.quick = true;
+    o.fit_stream_overhead = false;
+    o.measure_inline_copies = !write;
+    o.inline_copies = write;
+    absl::StatusOr<Calibration> c = Calibrate(o);
+    ASSERT_TRUE(c.ok()) << c.status();
+    ASSERT_EQ(c->inline_ladder.size(), 14u);
+    ASSERT_EQ(c->graph_inline_ladder.size(), 14u);
+    ASSERT_EQ(c->bare_inline_ladder.size(), 14u);
+    for (std::size_t i = 0; i < 14; ++i) {
+      EXPECT_EQ(c->inline_ladder[i].bytes, c->bare_inline_ladder[i].bytes);
+      EXPECT_EQ(c->graph_inline_ladder[i].bytes, c->bare_inline_ladder[i].bytes);
+      EXPECT_GT(c->graph_inline_ladder[i].issue_ms, 0.0);
+      EXPECT_GT(c->inline_ladder[i].issue_ms, c->bare_inline_ladder[i].issue_ms)
+          << c->inline_ladder[i].bytes << " bytes: a sub-chunk is three calls, a bare copy one";
+    }
+    for (const InlineCopyFit* f : {&c->inline_fit, &c->graph_inline_fit, &c->bare_inline_fit}) {
+      EXPECT_GT(f->per_copy_ms, 0.0);
+      if (f->max_bytes > 0.0) {
+        EXPECT_TRUE(std::any_of(c->inline_ladder.begin(), c->inline_ladder.end(),
+                                [&](const IssueSample& s) { return s.bytes == f->max_bytes; }))
+            << f->max_bytes;
+        EXPECT_GT(f->ms_per_byte, 0.0);
+      }
+    }
+    const DeviceTraits& t = c->profile.traits;
+    EXPECT_EQ(t.inline_h2d_max_bytes, write ? c->inline_fit.max_bytes : 0.0);
+    EXPECT_EQ(t.inline_h2d_ms_per_byte, write ? c->inline_fit.ms_per_byte : 0.0);
+  }
+}
+
 // Graphs replayed with other host buffers each batch (their copy nodes updated, not captured
 // again), several batches in flight, two n, and a batch of another size (captured again).
 TEST_F(PipelineTest, GraphsFollowNewHostBuffersAndSizes) {

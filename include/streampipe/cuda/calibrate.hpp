@@ -34,14 +34,12 @@ struct CalibrationOptions {
   // Time tiny sub-chunks held until issued for c0 (DeviceTraits::idle_stream_overhead_ms);
   // false leaves it unmeasured (-1): c for every sub-chunk, the model before run 81.
   bool measure_idle_overhead = true;
-  // Measure the inline path of small copies in (Calibration::inline_ladder, inline_fit): what
-  // `streampipe calibrate` prints. Off by default: the pipeline's own quick calibration would
-  // only discard it.
+  // Measure the inline path of small copies in (Calibration::inline_ladder, inline_fit and
+  // the ladders beside them): what `streampipe calibrate` prints. Off by default: the
+  // pipeline's own quick calibration would only discard it.
   bool measure_inline_copies = false;
-  // Measure it and write it into the profile (DeviceTraits::inline_h2d_*). Off by default: its
-  // rate overshoots what the pipeline's sub-chunks cost the host 1.5-2.5x (runs 110-111: 6.5
-  // and 4.0-4.3 GB/s against about 10 in the sweeps of runs 103-109), which made the
-  // predictions at the n it touches worse, not better (docs/models.md, "Inline copies in").
+  // Measure it and write the pipeline's ladder (call by call) into the profile
+  // (DeviceTraits::inline_h2d_*). Off by default (docs/models.md, "Inline copies in").
   bool inline_copies = false;
 };
 
@@ -58,7 +56,8 @@ struct SweepSample {
   double issue_ms = 0.0;  // the host's median time enqueueing the batch
 };
 
-// The host's time issuing one copy in of `bytes` (the inline ladder).
+// The host's time issuing one sub-chunk (or one bare copy in) whose copy in is `bytes` (the
+// inline ladders).
 struct IssueSample {
   double bytes = 0.0;
   double issue_ms = 0.0;
@@ -77,11 +76,17 @@ struct Calibration {
   // g between copies in as the back-to-back test measured it; the profile keeps the sweep's
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
   double measured_h2d_gap_ms = 0.0;
-  // The inline ladder (empty unless measured): each size's median host time per copy in, and
-  // what FitInlineCopies made of it (in the profile's h2d.inline_* with
-  // CalibrationOptions::inline_copies).
+  // The inline ladders (empty unless measured): each size's median host time per sub-chunk,
+  // and what FitInlineCopies made of it. inline_*: an add-scalar StreamPipeline at n = 32, call
+  // by call, whose sub-chunks copy that size in and out (the profile's h2d.inline_* with
+  // CalibrationOptions::inline_copies); graph_inline_*: the same as graphs; bare_inline_*: one
+  // bare copy in on each of 32 streams (the ladder of session 19, for comparison).
   std::vector<IssueSample> inline_ladder;
   InlineCopyFit inline_fit;
+  std::vector<IssueSample> graph_inline_ladder;
+  InlineCopyFit graph_inline_fit;
+  std::vector<IssueSample> bare_inline_ladder;
+  InlineCopyFit bare_inline_fit;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
   std::vector<int> sweep_host_bound;   // n the host set or disturbed (FitInSitu: kept out)
   double sweep_misfit = 0.0;            // largest |model_ms / measured - 1| over the kept n
