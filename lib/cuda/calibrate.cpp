@@ -121,57 +121,6 @@ absl::StatusOr<RoundMedians> MediansInRounds(
   return out;
 }
 
-// The inline ladder in the pipeline's own shape (session 20): an add-scalar StreamPipeline
-// (4-byte items in and out, one iteration, traits `t` so that it does not calibrate itself) at
-// n = kInlineStreams, issued `mode`, whose sub-chunks copy each size of `ladder_bytes` in (and
-// as much out, after the kernel); the host's time per sub-chunk, BatchStats::issue_ms / n, as
-// the pipeline reports it to the controller. A ladder of bare copies overshoots the rate that
-// the pipeline's sub-chunks show 1.5-2.5x (runs 110-113): what follows the copy in changes the
-// step. Sizes in rounds, as MediansInRounds (a burst moves a third of one size's times); at each
-// visit of a size one batch first (a graph's copy nodes retargeted to the size), then the
-// samples.
-constexpr int kInlineStreams = 32;
-absl::StatusOr<std::vector<IssueSample>> PipelineIssueLadder(
-    const DeviceTraits& t, int device, IssueMode mode, const std::vector<double>& ladder_bytes,
-    int warmup, int reps) {
-  constexpr int kRounds = 3;
-  const int per_round = std::max(3, (reps + kRounds - 1) / kRounds);
-  const double largest = *absl::c_max_element(ladder_bytes);
-  const std::int64_t max_items =
-      static_cast<std::int64_t>(largest / sizeof(float)) * kInlineStreams;
-  PipelineOptions po;
-  po.in_bytes_per_item = po.out_bytes_per_item = sizeof(float);
-  po.max_items_per_batch = max_items;
-  po.launch = AddScalarLauncher(1);
-  po.device = device;
-  po.max_streams = kInlineStreams;
-  po.issue = mode;
-  po.traits = t;
-  STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline pipe, StreamPipeline::Create(std::move(po)));
-  STREAMPIPE_ASSIGN_OR_RETURN(auto in, PinnedBuffer<float>::Create(max_items));
-  STREAMPIPE_ASSIGN_OR_RETURN(auto out, PinnedBuffer<float>::Create(max_items));
-  for (std::int64_t i = 0; i < max_items; ++i) in.data()[i] = static_cast<float>(i % 1000);
-  const std::size_t count = ladder_bytes.size();
-  std::vector<std::vector<double>> issue(count);
-  for (int r = 0; r < kRounds; ++r) {
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::size_t i = r % 2 == 0 ? k : count - 1 - k;
-      HostBatch batch;
-      batch.in = in.data();
-      batch.out = out.data();
-      batch.num_items =
-          static_cast<std::int64_t>(ladder_bytes[i] / sizeof(float)) * kInlineStreams;
-      for (int j = 0; j < (r == 0 ? warmup : 1) + per_round; ++j) {
-        STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, pipe.Run(batch, kInlineStreams));
-        if (j >= (r == 0 ? warmup : 1)) issue[i].push_back(st.issue_ms / kInlineStreams);
-      }
-    }
-  }
-  std::vector<IssueSample> ladder;
-  for (std::size_t i = 0; i < count; ++i) ladder.push_back({ladder_bytes[i], Median(issue[i])});
-  return ladder;
-}
-
 // FitInlineCopies of a ladder.
 absl::StatusOr<InlineCopyFit> FitLadder(const std::vector<IssueSample>& ladder) {
   std::vector<double> bytes, per_copy;
@@ -192,6 +141,58 @@ std::string UtcNow() {
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits& traits,
+                                                             const InlineLadderOptions& o) {
+  if (o.streams < 1 || o.ladder_bytes.empty() || o.repetitions < 1 || o.warmup < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "inline ladder: streams (", o.streams, ") and repetitions (", o.repetitions,
+        ") must be >= 1, warmup (", o.warmup, ") >= 0, and the ladder must have a size"));
+  }
+  for (double bytes : o.ladder_bytes) {
+    if (!(bytes >= sizeof(float)) || !std::isfinite(bytes)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("inline ladder: a size of ", bytes, " bytes; each must be >= 4"));
+    }
+  }
+  constexpr int kRounds = 3;
+  const int per_round = std::max(3, (o.repetitions + kRounds - 1) / kRounds);
+  const auto items_of = [&](double bytes) {
+    return static_cast<std::int64_t>(bytes / sizeof(float)) * o.streams;
+  };
+  const std::int64_t max_items = items_of(*absl::c_max_element(o.ladder_bytes));
+  PipelineOptions po;
+  po.in_bytes_per_item = po.out_bytes_per_item = sizeof(float);
+  po.max_items_per_batch = max_items;
+  po.launch = AddScalarLauncher(1);
+  po.device = o.device;
+  po.max_streams = o.streams;
+  po.issue = o.issue;
+  po.traits = traits;
+  STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline pipe, StreamPipeline::Create(std::move(po)));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto in, PinnedBuffer<float>::Create(max_items));
+  STREAMPIPE_ASSIGN_OR_RETURN(auto out, PinnedBuffer<float>::Create(max_items));
+  for (std::int64_t i = 0; i < max_items; ++i) in.data()[i] = static_cast<float>(i % 1000);
+  const std::size_t count = o.ladder_bytes.size();
+  std::vector<std::vector<double>> issue(count);
+  for (int r = 0; r < kRounds; ++r) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t i = r % 2 == 0 ? k : count - 1 - k;
+      HostBatch batch;
+      batch.in = in.data();
+      batch.out = out.data();
+      batch.num_items = items_of(o.ladder_bytes[i]);
+      const int first = r == 0 ? std::max(1, o.warmup) : 1;
+      for (int j = 0; j < first + per_round; ++j) {
+        STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, pipe.Run(batch, o.streams));
+        if (j >= first) issue[i].push_back(st.issue_ms / o.streams);
+      }
+    }
+  }
+  std::vector<IssueSample> ladder;
+  for (std::size_t i = 0; i < count; ++i) ladder.push_back({o.ladder_bytes[i], Median(issue[i])});
+  return ladder;
+}
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   Calibration cal;
@@ -583,13 +584,15 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     std::vector<double> ladder_bytes;
     for (double kib : ladder_kib) ladder_bytes.push_back(kib * 1024);
     STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
-    STREAMPIPE_ASSIGN_OR_RETURN(
-        cal.inline_ladder,
-        PipelineIssueLadder(t, o.device, IssueMode::kStreams, ladder_bytes, warm, reps));
+    InlineLadderOptions lo;
+    lo.device = o.device;
+    lo.ladder_bytes = ladder_bytes;
+    lo.warmup = warm;
+    lo.repetitions = reps;
+    STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_ladder, MeasureInlineLadder(t, lo));
     STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_fit, FitLadder(cal.inline_ladder));
-    STREAMPIPE_ASSIGN_OR_RETURN(
-        cal.graph_inline_ladder,
-        PipelineIssueLadder(t, o.device, IssueMode::kGraph, ladder_bytes, warm, reps));
+    lo.issue = IssueMode::kGraph;
+    STREAMPIPE_ASSIGN_OR_RETURN(cal.graph_inline_ladder, MeasureInlineLadder(t, lo));
     STREAMPIPE_ASSIGN_OR_RETURN(cal.graph_inline_fit, FitLadder(cal.graph_inline_ladder));
     if (o.inline_copies) {
       t.inline_h2d_max_bytes = cal.inline_fit.max_bytes;

@@ -22,6 +22,7 @@
 #include "streampipe/core/device_profile.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/cuda/device.hpp"
+#include "streampipe/cuda/pipeline_types.hpp"
 
 namespace streampipe {
 
@@ -98,6 +99,26 @@ struct Calibration {
   double held_sub_chunk_ms = 0.0;  // that slope; 0 where it gave none (see idle_overhead_error)
   std::string idle_overhead_error;  // why c0 stays unmeasured (-1); empty if it was measured
 };
+
+// The inline ladder in the pipeline's own shape (session 20): an add-scalar StreamPipeline
+// (4-byte items in and out, one iteration; `traits` given, so it does not calibrate itself) at
+// n = `streams`, issued `issue`, whose sub-chunks copy each size of `ladder_bytes` in (and as
+// much out, after the kernel); each size's median host time per sub-chunk,
+// BatchStats::issue_ms / n, as the pipeline reports it to its controller. The sizes in three
+// rounds, alternating in direction (a burst moves a third of one size's samples); each visit
+// of a size runs one batch first (a graph's copy nodes retargeted to it). A ladder of bare
+// copies in overshoots the rate the pipeline's sub-chunks show (runs 110-114). InvalidArgument
+// for streams or repetitions < 1, an empty ladder or a size under 4 bytes.
+struct InlineLadderOptions {
+  int device = 0;
+  int streams = 32;
+  IssueMode issue = IssueMode::kStreams;
+  std::vector<double> ladder_bytes;
+  int warmup = 3;       // batches before the first round's samples of each size
+  int repetitions = 21; // samples per size, over the three rounds
+};
+absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits& traits,
+                                                             const InlineLadderOptions& options);
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
 
