@@ -102,7 +102,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cerr << "  c0         not measured (" << c->idle_overhead_error
               << "): c applies to every sub-chunk\n";
   }
-  const auto print_ladder = [&](std::string_view what, const InlineCopyFit& fit,
+  const auto print_ladder = [&](const std::string& what, const InlineCopyFit& fit,
                                  const std::vector<IssueSample>& ladder, bool profile) {
     if (fit.max_bytes > 0.0) {
       std::cerr << absl::StrFormat(
@@ -123,8 +123,21 @@ int RunCalibrate(const std::vector<std::string>& args) {
     }
     std::cerr << "\n";
   };
-  print_ladder("pipeline, call by call", c->inline_fit, c->inline_ladder, true);
-  print_ladder("pipeline, as graphs", c->graph_inline_fit, c->graph_inline_ladder, false);
+  if (c->inline_fit.max_bytes > 0.0) {
+    std::cerr << absl::StrFormat(
+        "  inline     copies in up to %.0f bytes cost the host %.2f GB/s more (the median of "
+        "the pipeline's ladders below; %s)\n",
+        c->inline_fit.max_bytes, Gbps(c->inline_fit.ms_per_byte),
+        t.inline_h2d_max_bytes > 0.0 ? "in the profile"
+                                     : "not in the profile: --inline-copies writes it");
+  } else {
+    std::cerr << "  inline     none found (fewer than half the pipeline's ladders below found a "
+                 "limit)\n";
+  }
+  for (const InlineLadder& l : c->inline_ladders) {
+    print_ladder(absl::StrFormat("pipeline, n = %d, %s", l.streams, IssueModeName(l.issue)),
+                 l.fit, l.samples, false);
+  }
   print_ladder("bare copies in", c->bare_inline_fit, c->bare_inline_ladder, false);
   if (c->measured_h2d_gap_ms > t.h2d.gap_ms) {
     std::cerr << absl::StrFormat(

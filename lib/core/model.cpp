@@ -693,4 +693,31 @@ absl::StatusOr<InlineCopyFit> FitInlineCopies(const std::vector<double>& bytes,
   return fit;
 }
 
+absl::StatusOr<InlineCopyFit> CombineInlineFits(const std::vector<InlineCopyFit>& fits) {
+  if (fits.empty()) return absl::InvalidArgumentError("CombineInlineFits: no fits");
+  std::vector<double> per_copy, limits, rates;
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    const InlineCopyFit& f = fits[i];
+    for (const double v : {f.per_copy_ms, f.max_bytes, f.ms_per_byte}) {
+      if (!std::isfinite(v) || v < 0.0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "CombineInlineFits: fit ", i, " has per_copy_ms ", f.per_copy_ms, ", max_bytes ",
+            f.max_bytes, ", ms_per_byte ", f.ms_per_byte, "; each must be finite and >= 0"));
+      }
+    }
+    per_copy.push_back(f.per_copy_ms);
+    if (f.max_bytes > 0.0 && f.ms_per_byte > 0.0) {
+      limits.push_back(f.max_bytes);
+      rates.push_back(f.ms_per_byte);
+    }
+  }
+  InlineCopyFit out;
+  out.per_copy_ms = Median(per_copy);
+  if (2 * limits.size() >= fits.size()) {
+    out.max_bytes = LowMedian(limits);
+    out.ms_per_byte = Median(rates);
+  }
+  return out;
+}
+
 }  // namespace streampipe

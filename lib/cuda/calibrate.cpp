@@ -578,8 +578,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       }
     }
   }
-  // The inline path in the pipeline's own shape, with the traits measured so far: call by call
-  // (the profile's h2d.inline_*, with inline_copies) and as graphs (printed).
+  // The inline path in the pipeline's own shape, with the traits measured so far: six ladders
+  // (n = 8, 32, 128; call by call and as graphs), combined (run 115: one ladder's rate ranged
+  // 4.4-14.2 GB/s on one lease, with no sign of a dependence on n or the issue mode); the
+  // profile's h2d.inline_* with inline_copies.
   if (o.measure_inline_copies || o.inline_copies) {
     std::vector<double> ladder_bytes;
     for (double kib : ladder_kib) ladder_bytes.push_back(kib * 1024);
@@ -589,11 +591,19 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     lo.ladder_bytes = ladder_bytes;
     lo.warmup = warm;
     lo.repetitions = reps;
-    STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_ladder, MeasureInlineLadder(t, lo));
-    STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_fit, FitLadder(cal.inline_ladder));
-    lo.issue = IssueMode::kGraph;
-    STREAMPIPE_ASSIGN_OR_RETURN(cal.graph_inline_ladder, MeasureInlineLadder(t, lo));
-    STREAMPIPE_ASSIGN_OR_RETURN(cal.graph_inline_fit, FitLadder(cal.graph_inline_ladder));
+    std::vector<InlineCopyFit> fits;
+    for (const int n : {8, 32, 128}) {
+      for (const IssueMode mode : {IssueMode::kStreams, IssueMode::kGraph}) {
+        lo.streams = n;
+        lo.issue = mode;
+        InlineLadder ladder{n, mode, {}, {}};
+        STREAMPIPE_ASSIGN_OR_RETURN(ladder.samples, MeasureInlineLadder(t, lo));
+        STREAMPIPE_ASSIGN_OR_RETURN(ladder.fit, FitLadder(ladder.samples));
+        fits.push_back(ladder.fit);
+        cal.inline_ladders.push_back(std::move(ladder));
+      }
+    }
+    STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_fit, CombineInlineFits(fits));
     if (o.inline_copies) {
       t.inline_h2d_max_bytes = cal.inline_fit.max_bytes;
       t.inline_h2d_ms_per_byte = cal.inline_fit.ms_per_byte;

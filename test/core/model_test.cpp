@@ -444,5 +444,39 @@ TEST(ModelTest, TheInlineLimitAndRateAreFittedFromALadderOfCopies) {
   EXPECT_FALSE(FitInlineCopies({1, 2, 3, 4}, {1, 1, 1, std::nan("")}).ok());
 }
 
+// Several ladders' fits (run 115: one lease, n = 8-128, both issue modes; rates 4.4-14.2 GB/s
+// and two ladders without a limit): the limit most of them found, the median rate, and none
+// where fewer than half found one.
+TEST(ModelTest, SeveralLaddersCombineToTheMedianRateAndLimit) {
+  const InlineCopyFit none{0.009, 0.0, 0.0};
+  std::vector<InlineCopyFit> fits = {{0.0085, 24576, 1 / 4.40e6}, {0.0082, 24576, 1 / 11.49e6},
+                                     {0.0096, 0.0, 0.0},          {0.0039, 22528, 1 / 6.22e6},
+                                     {0.0037, 24576, 1 / 11.59e6}, {0.0097, 0.0, 0.0}};
+  absl::StatusOr<InlineCopyFit> c = CombineInlineFits(fits);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->max_bytes, 24576);  // the lower median of 22528, 24576, 24576, 24576
+  // The median of the four rates found: between 6.22 and 11.49 GB/s.
+  EXPECT_DOUBLE_EQ(c->ms_per_byte, (1 / 6.22e6 + 1 / 11.49e6) / 2);
+  EXPECT_DOUBLE_EQ(c->per_copy_ms, (0.0082 + 0.0085) / 2);
+  // Exactly half found one: still a path; fewer than half: none.
+  fits = {{0.008, 24576, 1e-7}, none};
+  c = CombineInlineFits(fits);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->max_bytes, 24576);
+  EXPECT_EQ(c->ms_per_byte, 1e-7);
+  fits = {{0.008, 24576, 1e-7}, none, none};
+  c = CombineInlineFits(fits);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->max_bytes, 0.0);
+  EXPECT_EQ(c->ms_per_byte, 0.0);
+  EXPECT_EQ(c->per_copy_ms, 0.009);
+  // Bad input names what is wrong.
+  EXPECT_FALSE(CombineInlineFits({}).ok());
+  absl::StatusOr<InlineCopyFit> bad = CombineInlineFits({none, {0.008, -1.0, 1e-7}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("fit 1"), std::string::npos) << bad.status();
+  EXPECT_FALSE(CombineInlineFits({{std::nan(""), 0.0, 0.0}}).ok());
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -173,10 +173,11 @@ TEST_F(PipelineTest, CalibrationFitsTheAddScalarSweepOnThisCard) {
   }
 }
 
-// The inline ladders (session 20): the pipeline's own sub-chunks, call by call and as graphs,
-// and bare copies in, each over the same 14 sizes; a sub-chunk (copy in, kernel, copy out)
-// costs the host more than a bare copy in; a limit, where one is found, is a size of the ladder
-// with a rate; and only with inline_copies does the profile take the call-by-call fit.
+// The inline ladders (session 20): the pipeline's own sub-chunks at n = 8, 32 and 128, call by
+// call and as graphs, and bare copies in, each over the same 14 sizes; a sub-chunk (copy in,
+// kernel, copy out) costs the host more than a bare copy in; a limit, where one is found, is a
+// size of the ladder with a rate; the combined fit is CombineInlineFits of the six; and only
+// with inline_copies does the profile take it.
 TEST_F(PipelineTest, CalibrationMeasuresTheInlinePathInThePipelinesShape) {
   for (const bool write : {false, true}) {
     SCOPED_TRACE(write ? "inline_copies" : "measure_inline_copies");
@@ -187,23 +188,37 @@ TEST_F(PipelineTest, CalibrationMeasuresTheInlinePathInThePipelinesShape) {
     o.inline_copies = write;
     absl::StatusOr<Calibration> c = Calibrate(o);
     ASSERT_TRUE(c.ok()) << c.status();
-    ASSERT_EQ(c->inline_ladder.size(), 14u);
-    ASSERT_EQ(c->graph_inline_ladder.size(), 14u);
     ASSERT_EQ(c->bare_inline_ladder.size(), 14u);
-    for (std::size_t i = 0; i < 14; ++i) {
-      EXPECT_EQ(c->inline_ladder[i].bytes, c->bare_inline_ladder[i].bytes);
-      EXPECT_EQ(c->graph_inline_ladder[i].bytes, c->bare_inline_ladder[i].bytes);
-      EXPECT_GT(c->graph_inline_ladder[i].issue_ms, 0.0);
-      EXPECT_GT(c->inline_ladder[i].issue_ms, c->bare_inline_ladder[i].issue_ms)
-          << c->inline_ladder[i].bytes << " bytes: a sub-chunk is three calls, a bare copy one";
+    ASSERT_EQ(c->inline_ladders.size(), 6u);
+    std::vector<InlineCopyFit> fits;
+    for (const InlineLadder& l : c->inline_ladders) {
+      SCOPED_TRACE(absl::StrCat("n = ", l.streams, " ", std::string(IssueModeName(l.issue))));
+      ASSERT_EQ(l.samples.size(), 14u);
+      for (std::size_t i = 0; i < 14; ++i) {
+        EXPECT_EQ(l.samples[i].bytes, c->bare_inline_ladder[i].bytes);
+        EXPECT_GT(l.samples[i].issue_ms, 0.0);
+        if (l.issue == IssueMode::kStreams) {
+          EXPECT_GT(l.samples[i].issue_ms, c->bare_inline_ladder[i].issue_ms)
+              << l.samples[i].bytes << " bytes: a sub-chunk is three calls, a bare copy one";
+        }
+      }
+      fits.push_back(l.fit);
     }
-    for (const InlineCopyFit* f : {&c->inline_fit, &c->graph_inline_fit, &c->bare_inline_fit}) {
-      EXPECT_GT(f->per_copy_ms, 0.0);
-      if (f->max_bytes > 0.0) {
-        EXPECT_TRUE(std::any_of(c->inline_ladder.begin(), c->inline_ladder.end(),
-                                [&](const IssueSample& s) { return s.bytes == f->max_bytes; }))
-            << f->max_bytes;
-        EXPECT_GT(f->ms_per_byte, 0.0);
+    EXPECT_EQ(c->inline_ladders.front().streams, 8);
+    EXPECT_EQ(c->inline_ladders.back().streams, 128);
+    EXPECT_EQ(c->inline_ladders.back().issue, IssueMode::kGraph);
+    absl::StatusOr<InlineCopyFit> combined = CombineInlineFits(fits);
+    ASSERT_TRUE(combined.ok()) << combined.status();
+    EXPECT_EQ(c->inline_fit.max_bytes, combined->max_bytes);
+    EXPECT_EQ(c->inline_fit.ms_per_byte, combined->ms_per_byte);
+    fits.push_back(c->bare_inline_fit);
+    for (const InlineCopyFit& f : fits) {
+      EXPECT_GT(f.per_copy_ms, 0.0);
+      if (f.max_bytes > 0.0) {
+        EXPECT_TRUE(std::any_of(c->bare_inline_ladder.begin(), c->bare_inline_ladder.end(),
+                                [&](const IssueSample& s) { return s.bytes == f.max_bytes; }))
+            << f.max_bytes;
+        EXPECT_GT(f.ms_per_byte, 0.0);
       }
     }
     const DeviceTraits& t = c->profile.traits;

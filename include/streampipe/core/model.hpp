@@ -167,6 +167,13 @@ struct InlineCopyFit {
 absl::StatusOr<InlineCopyFit> FitInlineCopies(const std::vector<double>& bytes,
                                               const std::vector<double>& issue_ms_per_copy);
 
+// One inline path from several ladders' fits (streampipe calibrate: the pipeline's ladders at
+// several n, call by call and as graphs; one ladder's rate ranged 4.4-14.2 GB/s on one lease,
+// run 115): none unless at least half of them found a limit; else the lower median of the
+// limits found and the median of their rates. per_copy_ms is the median of all the fits'.
+// InvalidArgument for no fits, or a fit with a negative or non-finite field.
+absl::StatusOr<InlineCopyFit> CombineInlineFits(const std::vector<InlineCopyFit>& fits);
+
 }  // namespace streampipe
 
 #endif  // STREAMPIPE_CORE_MODEL_HPP_

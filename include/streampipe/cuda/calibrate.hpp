@@ -64,6 +64,14 @@ struct IssueSample {
   double issue_ms = 0.0;
 };
 
+// One ladder of the inline path: the pipeline at `streams`, issued `issue`.
+struct InlineLadder {
+  int streams = 0;
+  IssueMode issue = IssueMode::kStreams;
+  std::vector<IssueSample> samples;
+  InlineCopyFit fit;
+};
+
 struct Calibration {
   DeviceInfo device;
   DeviceProfile profile;  // traits with every parameter filled, ready to save
@@ -77,15 +85,14 @@ struct Calibration {
   // g between copies in as the back-to-back test measured it; the profile keeps the sweep's
   // (FitInSitu's h2d_gap_ms: lower where that test ran in a burst). 0 without a sweep fit.
   double measured_h2d_gap_ms = 0.0;
-  // The inline ladders (empty unless measured): each size's median host time per sub-chunk,
-  // and what FitInlineCopies made of it. inline_*: an add-scalar StreamPipeline at n = 32, call
-  // by call, whose sub-chunks copy that size in and out (the profile's h2d.inline_* with
-  // CalibrationOptions::inline_copies); graph_inline_*: the same as graphs; bare_inline_*: one
-  // bare copy in on each of 32 streams (the ladder of session 19, for comparison).
-  std::vector<IssueSample> inline_ladder;
+  // The inline ladders (empty unless measured): each size's median host time per sub-chunk.
+  // inline_ladders: an add-scalar StreamPipeline whose sub-chunks copy that size in and out
+  // (MeasureInlineLadder), at n = 8, 32 and 128, call by call and as graphs, each with what
+  // FitInlineCopies made of it; inline_fit: CombineInlineFits of those six (the profile's
+  // h2d.inline_* with CalibrationOptions::inline_copies); bare_inline_*: one bare copy in on
+  // each of 32 streams (the ladder of session 19, for comparison).
+  std::vector<InlineLadder> inline_ladders;
   InlineCopyFit inline_fit;
-  std::vector<IssueSample> graph_inline_ladder;
-  InlineCopyFit graph_inline_fit;
   std::vector<IssueSample> bare_inline_ladder;
   InlineCopyFit bare_inline_fit;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
