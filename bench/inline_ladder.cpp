@@ -6,17 +6,17 @@
 // Prints one line per ladder: n, mode, the fitted limit, rate and cost per sub-chunk, then the
 // host's us per sub-chunk at each size (KiB).
 #include <cstdio>
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "streampipe/core/model.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/pipeline_types.hpp"
@@ -44,7 +44,8 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
       for (absl::string_view part : absl::StrSplit(*v, ',')) {
         int n = 0;
         if (!absl::SimpleAtoi(part, &n) || n < 1) {
-          return absl::InvalidArgumentError(absl::StrCat("--streams: '", part, "' is not an n >= 1"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("--streams: '", part, "' is not an n >= 1"));
         }
         a.streams.push_back(n);
       }
@@ -81,41 +82,34 @@ int Main(int argc, char** argv) {
   CalibrationOptions co;
   co.quick = true;
   co.fit_stream_overhead = false;
+  co.inline_copies = false;  // measured below
   absl::StatusOr<Calibration> cal = Calibrate(co);
   if (!cal.ok()) {
     std::fprintf(stderr, "inline_ladder: %s\n", std::string(cal.status().message()).c_str());
     return 1;
   }
-  InlineLadderOptions lo;
+  InlineLadderOptions lo;  // the sizes calibration uses (DefaultInlineLadderBytes)
   lo.repetitions = args->reps;
-  for (double kib : {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64}) {
-    lo.ladder_bytes.push_back(kib * 1024);
-  }
-  std::printf("%-4s %-7s %-6s %9s %8s %9s  host us per sub-chunk by KiB in\n", "rep", "issue",
-              "n", "limit", "GB/s", "us/chunk");
+  std::printf("%-4s %-7s %-6s %9s %8s %9s  host us per sub-chunk by KiB in\n", "rep", "issue", "n",
+              "limit", "GB/s", "us/chunk");
   for (int r = 0; r < args->repeat; ++r) {
     for (int n : args->streams) {
       for (IssueMode m : args->modes) {
         lo.streams = n;
         lo.issue = m;
-        absl::StatusOr<std::vector<IssueSample>> ladder = MeasureInlineLadder(cal->profile.traits, lo);
+        absl::StatusOr<std::vector<IssueSample>> ladder =
+            MeasureInlineLadder(cal->profile.traits, lo);
         if (!ladder.ok()) {
           std::fprintf(stderr, "inline_ladder: n = %d: %s\n", n,
                        std::string(ladder.status().message()).c_str());
           return 1;
         }
-        std::vector<double> bytes, us;
-        for (const IssueSample& s : *ladder) {
-          bytes.push_back(s.bytes);
-          us.push_back(s.issue_ms);
-        }
-        absl::StatusOr<InlineCopyFit> fit = FitInlineCopies(bytes, us);
+        absl::StatusOr<InlineCopyFit> fit = FitInlineLadder(*ladder);
         std::string row;
         for (const IssueSample& s : *ladder) {
           absl::StrAppendFormat(&row, " %.0f:%.2f", s.bytes / 1024, s.issue_ms * 1e3);
         }
-        const double gbps =
-            fit.ok() && fit->ms_per_byte > 0.0 ? 1.0 / fit->ms_per_byte / 1e6 : 0.0;
+        const double gbps = fit.ok() && fit->ms_per_byte > 0.0 ? 1.0 / fit->ms_per_byte / 1e6 : 0.0;
         std::printf("%-4d %-7s %-6d %9.0f %8.2f %9.2f %s\n", r + 1,
                     std::string(IssueModeName(m)).c_str(), n, fit.ok() ? fit->max_bytes : -1.0,
                     gbps, fit.ok() ? fit->per_copy_ms * 1e3 : -1.0, row.c_str());

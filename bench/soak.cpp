@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "soak: no CUDA device (%s)\n", NoDeviceReason().c_str());
     return 0;
   }
-  absl::StatusOr<Calibration> cal = Calibrate({.quick = true});
+  absl::StatusOr<Calibration> cal = Calibrate({.quick = true, .inline_copies = false});
   if (!cal.ok()) return 1;
   const FrameFormat f{.width = width, .height = height, .format = video::PixelFormat::kGray8};
   PipelineOptions o;

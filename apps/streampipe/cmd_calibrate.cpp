@@ -27,7 +27,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   int repetitions = 21;
   std::int64_t max_mib = 256;
   bool idle_overhead = true;
-  bool inline_copies = false;
+  bool inline_copies = true;
   FlagSet fs(kCommand, "[flags]");
   fs.Add("device", &device, "CUDA device index");
   fs.Add("output", &output, "write the profile (TOML) here; default: print it");
@@ -38,9 +38,9 @@ int RunCalibrate(const std::vector<std::string>& args) {
          "measure c0 from held tiny sub-chunks (--no-idle-overhead: c for every sub-chunk, "
          "the model before run 81)");
   fs.Add("inline-copies", &inline_copies,
-         "write the inline path of small copies in (h2d.inline_*) into the profile; without it "
-         "the ladder is measured and printed only (its rate overshoots the pipeline's 1.5-2.5x, "
-         "runs 110-111; docs/models.md)");
+         "measure the inline path of small copies in on the pipeline's own sub-chunks and write "
+         "it (h2d.inline_*) into the profile; --no-inline-copies measures and prints it only "
+         "(docs/models.md, \"Inline copies in\")");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (repetitions < 1 || repetitions > 1001) {
     return Fail(kCommand, kExitUsage,
@@ -59,8 +59,9 @@ int RunCalibrate(const std::vector<std::string>& args) {
   o.repetitions = repetitions;
   o.max_bytes = static_cast<std::size_t>(max_mib) << 20;
   o.measure_idle_overhead = idle_overhead;
-  o.measure_inline_copies = true;  // printed below
   o.inline_copies = inline_copies;
+  o.measure_inline_copies = true;  // printed below, written or not
+
   absl::StatusOr<Calibration> c = Calibrate(o);
   if (!c.ok()) {
     return Fail(kCommand, c.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage
@@ -102,43 +103,47 @@ int RunCalibrate(const std::vector<std::string>& args) {
     std::cerr << "  c0         not measured (" << c->idle_overhead_error
               << "): c applies to every sub-chunk\n";
   }
-  const auto print_ladder = [&](const std::string& what, const InlineCopyFit& fit,
-                                 const std::vector<IssueSample>& ladder, bool profile) {
+  // One ladder: what its fit found, and the host's time per `unit` at each size.
+  const auto print_ladder = [&](const std::string& what, const std::string& unit,
+                                const InlineCopyFit& fit, const std::vector<IssueSample>& ladder) {
     if (fit.max_bytes > 0.0) {
       std::cerr << absl::StrFormat(
           "  inline     %s: copies in up to %.0f bytes cost the host %.2f GB/s on top of "
-          "%.2f us a sub-chunk%s\n",
-          what, fit.max_bytes, Gbps(fit.ms_per_byte), fit.per_copy_ms * 1e3,
-          !profile                        ? ""
-          : t.inline_h2d_max_bytes > 0.0 ? " (in the profile)"
-                                          : " (not in the profile: --inline-copies writes it)");
+          "%.2f us a %s\n",
+          what, fit.max_bytes, Gbps(fit.ms_per_byte), fit.per_copy_ms * 1e3, unit);
     } else {
-      std::cerr << absl::StrFormat("  inline     %s: none found (%.2f us a sub-chunk at every "
-                                   "size)\n",
-                                   what, fit.per_copy_ms * 1e3);
+      std::cerr << absl::StrFormat("  inline     %s: none found (%.2f us a %s at every size)\n",
+                                   what, fit.per_copy_ms * 1e3, unit);
     }
-    std::cerr << "    host us per sub-chunk, by KiB in:";
+    std::cerr << "    host us per " << unit << ", by KiB in:";
     for (const IssueSample& s2 : ladder) {
       std::cerr << absl::StrFormat(" %.0f %.2f", s2.bytes / 1024, s2.issue_ms * 1e3);
     }
     std::cerr << "\n";
   };
-  if (c->inline_fit.max_bytes > 0.0) {
+  if (!c->inline_error.empty()) {
+    std::cerr << "  inline     not measured (" << c->inline_error
+              << "): the profile has no inline path\n";
+  } else if (c->inline_fit.max_bytes > 0.0) {
     std::cerr << absl::StrFormat(
-        "  inline     copies in up to %.0f bytes cost the host %.2f GB/s more (the median of "
-        "the pipeline's ladders below; %s)\n",
+        "  inline     copies in up to %.0f bytes cost the host %.2f GB/s more (the lower median "
+        "limit and the median rate of the pipeline's ladders below; %s)\n",
         c->inline_fit.max_bytes, Gbps(c->inline_fit.ms_per_byte),
         t.inline_h2d_max_bytes > 0.0 ? "in the profile"
-                                     : "not in the profile: --inline-copies writes it");
+                                     : "not in the profile, as --no-inline-copies asked");
   } else {
     std::cerr << "  inline     none found (fewer than half the pipeline's ladders below found a "
                  "limit)\n";
   }
   for (const InlineLadder& l : c->inline_ladders) {
-    print_ladder(absl::StrFormat("pipeline, n = %d, %s", l.streams, IssueModeName(l.issue)),
-                 l.fit, l.samples, false);
+    print_ladder(
+        absl::StrFormat("pipeline, n = %d, %s", l.streams, std::string(IssueModeName(l.issue))),
+        "sub-chunk", l.fit, l.samples);
   }
-  print_ladder("bare copies in", c->bare_inline_fit, c->bare_inline_ladder, false);
+  if (!c->bare_inline_ladder.empty()) {
+    print_ladder("bare copies in on 32 streams (for comparison)", "copy", c->bare_inline_fit,
+                 c->bare_inline_ladder);
+  }
   if (c->measured_h2d_gap_ms > t.h2d.gap_ms) {
     std::cerr << absl::StrFormat(
         "  note: g h2d measured %.2f us back to back, more than the held sub-chunks' or the "

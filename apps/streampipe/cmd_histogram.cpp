@@ -360,6 +360,7 @@ int RunHistogram(const std::vector<std::string>& args) {
       CalibrationOptions co;
       co.device = cfg.config.device;
       co.quick = true;
+      co.inline_copies = false;  // as the pipeline's own quick calibration
       absl::StatusOr<Calibration> c = Calibrate(co);
       if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
       traits = c->profile.traits;

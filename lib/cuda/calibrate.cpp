@@ -11,6 +11,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "gate.hpp"
 #include "streampipe/core/in_situ_fit.hpp"
 #include "streampipe/core/least_squares.hpp"
 #include "streampipe/core/model.hpp"
@@ -23,7 +24,6 @@
 #include "streampipe/cuda/stream.hpp"
 #include "streampipe/cuda/workloads.hpp"
 #include "streampipe/status_macros.hpp"
-#include "gate.hpp"
 
 namespace streampipe {
 namespace {
@@ -121,16 +121,6 @@ absl::StatusOr<RoundMedians> MediansInRounds(
   return out;
 }
 
-// FitInlineCopies of a ladder.
-absl::StatusOr<InlineCopyFit> FitLadder(const std::vector<IssueSample>& ladder) {
-  std::vector<double> bytes, per_copy;
-  for (const IssueSample& s : ladder) {
-    bytes.push_back(s.bytes);
-    per_copy.push_back(s.issue_ms);
-  }
-  return FitInlineCopies(bytes, per_copy);
-}
-
 std::string UtcNow() {
   const std::time_t now = std::time(nullptr);
   char buf[32];
@@ -142,6 +132,23 @@ std::string UtcNow() {
 
 }  // namespace
 
+std::vector<double> DefaultInlineLadderBytes() {
+  std::vector<double> bytes;
+  for (double kib : {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64}) {
+    bytes.push_back(kib * 1024);
+  }
+  return bytes;
+}
+
+absl::StatusOr<InlineCopyFit> FitInlineLadder(const std::vector<IssueSample>& ladder) {
+  std::vector<double> bytes, per_copy;
+  for (const IssueSample& s : ladder) {
+    bytes.push_back(s.bytes);
+    per_copy.push_back(s.issue_ms);
+  }
+  return FitInlineCopies(bytes, per_copy);
+}
+
 absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits& traits,
                                                              const InlineLadderOptions& o) {
   if (o.streams < 1 || o.ladder_bytes.empty() || o.repetitions < 1 || o.warmup < 0) {
@@ -149,10 +156,12 @@ absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits&
         "inline ladder: streams (", o.streams, ") and repetitions (", o.repetitions,
         ") must be >= 1, warmup (", o.warmup, ") >= 0, and the ladder must have a size"));
   }
+  constexpr double kMaxBytes = 64.0 * (1 << 20);
   for (double bytes : o.ladder_bytes) {
-    if (!(bytes >= sizeof(float)) || !std::isfinite(bytes)) {
+    if (!(bytes >= sizeof(float) && bytes <= kMaxBytes) || std::fmod(bytes, sizeof(float)) != 0.0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("inline ladder: a size of ", bytes, " bytes; each must be >= 4"));
+          absl::StrCat("inline ladder: a size of ", bytes,
+                       " bytes; each must be a multiple of 4 bytes in [4, 64 MiB]"));
     }
   }
   constexpr int kRounds = 3;
@@ -367,23 +376,23 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // size); one copy per stream shows it (+1-3.6 us), at a rate 1.5-2.5x what the pipeline's
   // sub-chunks cost: printed for comparison only (Calibration::bare_inline_*); the pipeline's
   // own ladder, below, is the one the profile takes.
-  const std::vector<double> ladder_kib = {4, 8, 12, 16, 20, 22, 24, 26, 28, 32, 40, 48, 56, 64};
-  if (o.measure_inline_copies || o.inline_copies) {
+  const std::vector<double> ladder_bytes = DefaultInlineLadderBytes();
+  if (o.measure_inline_copies) {
     constexpr int kCopies = 32;
     STREAMPIPE_ASSIGN_OR_RETURN(
         RoundMedians ladder,
-        MediansInRounds(b, warm, reps, static_cast<int>(ladder_kib.size()), [&](int i) {
+        MediansInRounds(b, warm, reps, static_cast<int>(ladder_bytes.size()), [&](int i) {
           const std::size_t size =
-              static_cast<std::size_t>(ladder_kib[static_cast<std::size_t>(i)] * 1024);
+              static_cast<std::size_t>(ladder_bytes[static_cast<std::size_t>(i)]);
           return fan_out(kCopies, [&, size](int k, cudaStream_t s) -> absl::Status {
             const std::size_t off = static_cast<std::size_t>(k) * size;
             return copy(d1.data() + off, h1.data() + off, size, cudaMemcpyHostToDevice, s);
           });
         }));
-    for (std::size_t i = 0; i < ladder_kib.size(); ++i) {
-      cal.bare_inline_ladder.push_back({ladder_kib[i] * 1024, ladder.issue_ms[i] / kCopies});
+    for (std::size_t i = 0; i < ladder_bytes.size(); ++i) {
+      cal.bare_inline_ladder.push_back({ladder_bytes[i], ladder.issue_ms[i] / kCopies});
     }
-    STREAMPIPE_ASSIGN_OR_RETURN(cal.bare_inline_fit, FitLadder(cal.bare_inline_ladder));
+    STREAMPIPE_ASSIGN_OR_RETURN(cal.bare_inline_fit, FitInlineLadder(cal.bare_inline_ladder));
   }
 
   const PerStream tiny_sub_chunk = [&](int i, cudaStream_t s) -> absl::Status {
@@ -583,8 +592,6 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // 4.4-14.2 GB/s on one lease, with no sign of a dependence on n or the issue mode); the
   // profile's h2d.inline_* with inline_copies.
   if (o.measure_inline_copies || o.inline_copies) {
-    std::vector<double> ladder_bytes;
-    for (double kib : ladder_kib) ladder_bytes.push_back(kib * 1024);
     STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
     InlineLadderOptions lo;
     lo.device = o.device;
@@ -592,19 +599,45 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
     lo.warmup = warm;
     lo.repetitions = reps;
     std::vector<InlineCopyFit> fits;
+    absl::Status ladders = absl::OkStatus();
     for (const int n : {8, 32, 128}) {
       for (const IssueMode mode : {IssueMode::kStreams, IssueMode::kGraph}) {
+        if (!ladders.ok()) break;
         lo.streams = n;
         lo.issue = mode;
         InlineLadder ladder{n, mode, {}, {}};
-        STREAMPIPE_ASSIGN_OR_RETURN(ladder.samples, MeasureInlineLadder(t, lo));
-        STREAMPIPE_ASSIGN_OR_RETURN(ladder.fit, FitLadder(ladder.samples));
+        absl::StatusOr<std::vector<IssueSample>> samples = MeasureInlineLadder(t, lo);
+        absl::StatusOr<InlineCopyFit> fit = samples.ok()
+                                                ? FitInlineLadder(*samples)
+                                                : absl::StatusOr<InlineCopyFit>(samples.status());
+        if (!fit.ok()) {
+          ladders = AnnotateStatus(fit.status(), absl::StrCat("the inline ladder at n = ", n, ", ",
+                                                              std::string(IssueModeName(mode))));
+          break;
+        }
+        ladder.samples = std::move(*samples);
+        ladder.fit = *fit;
         fits.push_back(ladder.fit);
         cal.inline_ladders.push_back(std::move(ladder));
       }
     }
-    STREAMPIPE_ASSIGN_OR_RETURN(cal.inline_fit, CombineInlineFits(fits));
-    if (o.inline_copies) {
+    if (ladders.ok()) {
+      absl::StatusOr<InlineCopyFit> combined = CombineInlineFits(fits);
+      if (combined.ok()) {
+        cal.inline_fit = *combined;
+      } else {
+        ladders = combined.status();
+      }
+    }
+    if (!ladders.ok()) {
+      // The rest of the calibration stands; without the path the controller's line is the one
+      // of profiles before session 19. A sticky error leaves the device unusable: that fails.
+      if (IsStickyCudaError(ladders)) return ladders;
+      (void)cudaGetLastError();
+      cal.inline_error = std::string(ladders.message());
+      cal.inline_fit = {};
+    }
+    if (o.inline_copies && ladders.ok()) {
       t.inline_h2d_max_bytes = cal.inline_fit.max_bytes;
       t.inline_h2d_ms_per_byte = cal.inline_fit.ms_per_byte;
     }

@@ -335,6 +335,7 @@ absl::Status StreamPipeline::Impl::Init() {
     CalibrationOptions c;
     c.device = opt_.device;
     c.quick = true;
+    c.inline_copies = false;  // six ladders, a second or more; a profile carries them
     STREAMPIPE_ASSIGN_OR_RETURN(Calibration cal, Calibrate(c));
     traits = cal.profile.traits;
   }

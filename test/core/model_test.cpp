@@ -449,8 +449,8 @@ TEST(ModelTest, TheInlineLimitAndRateAreFittedFromALadderOfCopies) {
 // where fewer than half found one.
 TEST(ModelTest, SeveralLaddersCombineToTheMedianRateAndLimit) {
   const InlineCopyFit none{0.009, 0.0, 0.0};
-  std::vector<InlineCopyFit> fits = {{0.0085, 24576, 1 / 4.40e6}, {0.0082, 24576, 1 / 11.49e6},
-                                     {0.0096, 0.0, 0.0},          {0.0039, 22528, 1 / 6.22e6},
+  std::vector<InlineCopyFit> fits = {{0.0085, 24576, 1 / 4.40e6},  {0.0082, 24576, 1 / 11.49e6},
+                                     {0.0096, 0.0, 0.0},           {0.0039, 22528, 1 / 6.22e6},
                                      {0.0037, 24576, 1 / 11.59e6}, {0.0097, 0.0, 0.0}};
   absl::StatusOr<InlineCopyFit> c = CombineInlineFits(fits);
   ASSERT_TRUE(c.ok()) << c.status();
@@ -458,6 +458,12 @@ TEST(ModelTest, SeveralLaddersCombineToTheMedianRateAndLimit) {
   // The median of the four rates found: between 6.22 and 11.49 GB/s.
   EXPECT_DOUBLE_EQ(c->ms_per_byte, (1 / 6.22e6 + 1 / 11.49e6) / 2);
   EXPECT_DOUBLE_EQ(c->per_copy_ms, (0.0082 + 0.0085) / 2);
+  // Two limits found: the lower of them (a limit the driver certainly has), not their mean.
+  fits = {{0.008, 22528, 1e-7}, {0.008, 24576, 2e-7}, none};
+  c = CombineInlineFits(fits);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->max_bytes, 22528);
+  EXPECT_DOUBLE_EQ(c->ms_per_byte, 1.5e-7);
   // Exactly half found one: still a path; fewer than half: none.
   fits = {{0.008, 24576, 1e-7}, none};
   c = CombineInlineFits(fits);

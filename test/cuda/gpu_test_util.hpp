@@ -65,7 +65,7 @@ inline void FillRandom(std::span<float> v, std::mt19937_64& rng) {
 // 0xFF bytes: a NaN pattern for floats, an impossible value for counts.
 inline void Poison(void* p, std::size_t bytes) { std::memset(p, 0xFF, bytes); }
 
-// Traits calibrated once per test binary (quick).
+// Traits calibrated once per test binary (quick; with the inline path, as a profile has it).
 inline const DeviceTraits& CalibratedTraits() {
   static const DeviceTraits traits = [] {
     CalibrationOptions o;

@@ -4,13 +4,17 @@
 // sub-chunk per stream (as the host issues it, s, and held until issued, the device's: c0),
 // and, fitted together by least squares to an add-scalar pipeline sweep
 // (n = 1..64, in three rounds; streampipe/core/in_situ_fit.hpp), the duplex G' and the
-// per-stream overhead c of the current-GPU model.
+// per-stream overhead c of the current-GPU model; and (CalibrationOptions::inline_copies) the
+// driver's inline path for small copies in, from ladders run on the pipeline's own sub-chunks
+// (MeasureInlineLadder).
 // Warms up first; every figure is a median.
 //
 //   absl::StatusOr<streampipe::Calibration> c = streampipe::Calibrate({});
 //   streampipe::WriteDeviceProfile("h100.toml", c->profile);
 //
-// Uses the device exclusively for its duration (about 1 s; 0.3 s with quick = true).
+// Uses the device exclusively for its duration (about 1 s, 3-6 s with the inline ladders;
+// quick = true without them, as StreamPipeline::Create runs it: 0.3 s). Not thread-safe with
+// other work on the device: its timings assume it runs alone.
 #ifndef STREAMPIPE_CUDA_CALIBRATE_HPP_
 #define STREAMPIPE_CUDA_CALIBRATE_HPP_
 
@@ -28,20 +32,26 @@ namespace streampipe {
 
 struct CalibrationOptions {
   int device = 0;
-  bool quick = false;          // fewer sizes and repetitions (what StreamPipeline::Create uses)
+  bool quick = false;          // fewer sizes and repetitions (StreamPipeline::Create's, which
+                               // also sets inline_copies = false)
   int repetitions = 21;        // per measurement (quick: 7); the median is kept
   std::size_t max_bytes = std::size_t{256} << 20;  // largest copy (quick: 64 MiB)
   bool fit_stream_overhead = true;  // run the add-scalar sweep that fits c
   // Time tiny sub-chunks held until issued for c0 (DeviceTraits::idle_stream_overhead_ms);
   // false leaves it unmeasured (-1): c for every sub-chunk, the model before run 81.
   bool measure_idle_overhead = true;
-  // Measure the inline path of small copies in (Calibration::inline_ladder, inline_fit and
-  // the ladders beside them): what `streampipe calibrate` prints. Off by default: the
-  // pipeline's own quick calibration would only discard it.
+  // Measure the inline path of small copies in and write it into the profile
+  // (DeviceTraits::inline_h2d_*): the pipeline's ladders combined (Calibration::inline_fit), a
+  // second or more (quick: about 1.3 s). On by default since session 20 (runs 114-116: with the
+  // combined rate the calibrated predictions at the n whose copies in are inline improve in
+  // both issue modes); the quick calibrations at Create (StreamPipeline, streampipe histogram)
+  // leave it out. A ladder that fails leaves the keys at 0 and says why in
+  // Calibration::inline_error (a sticky CUDA error still fails the calibration).
+  bool inline_copies = true;
+  // Measure the ladders and print them, with the ladder of bare copies in beside them, without
+  // writing the keys unless inline_copies (streampipe calibrate, which --no-inline-copies
+  // leaves at this).
   bool measure_inline_copies = false;
-  // Measure it and write the pipeline's ladder (call by call) into the profile
-  // (DeviceTraits::inline_h2d_*). Off by default (docs/models.md, "Inline copies in").
-  bool inline_copies = false;
 };
 
 struct CopySample {
@@ -88,11 +98,14 @@ struct Calibration {
   // The inline ladders (empty unless measured): each size's median host time per sub-chunk.
   // inline_ladders: an add-scalar StreamPipeline whose sub-chunks copy that size in and out
   // (MeasureInlineLadder), at n = 8, 32 and 128, call by call and as graphs, each with what
-  // FitInlineCopies made of it; inline_fit: CombineInlineFits of those six (the profile's
-  // h2d.inline_* with CalibrationOptions::inline_copies); bare_inline_*: one bare copy in on
-  // each of 32 streams (the ladder of session 19, for comparison).
+  // FitInlineLadder made of it; inline_fit: CombineInlineFits of those six (the profile's
+  // h2d.inline_* with CalibrationOptions::inline_copies; its per_copy_ms mixes the modes' costs
+  // per sub-chunk and means little); inline_error: why there is none (a ladder failed), empty
+  // otherwise. bare_inline_*: one bare copy in on each of 32 streams, the host's time per copy
+  // (the ladder of session 19, for comparison; measured only with measure_inline_copies).
   std::vector<InlineLadder> inline_ladders;
   InlineCopyFit inline_fit;
+  std::string inline_error;
   std::vector<IssueSample> bare_inline_ladder;
   InlineCopyFit bare_inline_fit;
   std::vector<int> sweep_left_out;      // n of the sweep the fit left out (FitInSitu: a burst)
@@ -107,25 +120,35 @@ struct Calibration {
   std::string idle_overhead_error;  // why c0 stays unmeasured (-1); empty if it was measured
 };
 
+// The ladder of copy-in sizes calibration uses: 4-64 KiB, 14 sizes across the H100 driver's
+// limit (24 KiB), denser around it.
+std::vector<double> DefaultInlineLadderBytes();
+
 // The inline ladder in the pipeline's own shape (session 20): an add-scalar StreamPipeline
 // (4-byte items in and out, one iteration; `traits` given, so it does not calibrate itself) at
 // n = `streams`, issued `issue`, whose sub-chunks copy each size of `ladder_bytes` in (and as
 // much out, after the kernel); each size's median host time per sub-chunk,
 // BatchStats::issue_ms / n, as the pipeline reports it to its controller. The sizes in three
 // rounds, alternating in direction (a burst moves a third of one size's samples); each visit
-// of a size runs one batch first (a graph's copy nodes retargeted to it). A ladder of bare
-// copies in overshoots the rate the pipeline's sub-chunks show (runs 110-114). InvalidArgument
-// for streams or repetitions < 1, an empty ladder or a size under 4 bytes.
+// of a size runs one batch first, not sampled (as graphs, the batch is captured again for each
+// size). A ladder of bare copies in overshoots the rate the pipeline's sub-chunks show (runs
+// 110-114). InvalidArgument for streams or repetitions < 1, warmup < 0, an empty ladder, or a
+// size that is not a multiple of 4 bytes in [4, 64 MiB]; the pipeline's own errors (e.g. more
+// streams than it takes) as StreamPipeline::Create gives them. Uses the device as Calibrate
+// does.
 struct InlineLadderOptions {
   int device = 0;
   int streams = 32;
   IssueMode issue = IssueMode::kStreams;
-  std::vector<double> ladder_bytes;
-  int warmup = 3;       // batches before the first round's samples of each size
-  int repetitions = 21; // samples per size, over the three rounds
+  std::vector<double> ladder_bytes = DefaultInlineLadderBytes();
+  int warmup = 3;        // batches before the first round's samples of each size
+  int repetitions = 21;  // samples per size, over the three rounds
 };
 absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits& traits,
                                                              const InlineLadderOptions& options);
+
+// FitInlineCopies of a ladder's sizes and times.
+absl::StatusOr<InlineCopyFit> FitInlineLadder(const std::vector<IssueSample>& ladder);
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
 
