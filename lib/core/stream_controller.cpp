@@ -415,9 +415,20 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // one stream, run 36: +10 % at n = 1..8 from n* = 32) or a device error applied to the host's
   // issue time (+20 %). Where batches report their issue times the host is measured, not
   // modelled: the device paths alone are corrected and the measured issue line bounds them.
-  // Otherwise the model's T4 path (with s fitted from batch times) is corrected with the rest.
+  // Otherwise the model's T4 path (with s fitted from batch times) is corrected with the rest,
+  // its s never steeper than an issue time measured in this derivation allows: with a >= 0,
+  // s <= I(n) / n at every n with issue times. s carries over from the derivation before, where
+  // a line may have been a burst's (run 116 a3: 65.8 us carried, 9 us a sub-chunk measured at
+  // n* = 16, the only n sampled after a re-derivation: 8.3 ms predicted at n = 128 where 1.96
+  // was measured; ACarriedIssueSlopeIsBoundedByThisDerivationsIssueTimes).
   std::optional<IssueLine> line = MeasuredIssueLine();
-  Calibration cal{line, Linearized(c_, line ? 0.0 : s_), {}};
+  double s_model = s_;
+  for (const auto& [n, v] : issue_) {
+    if (v.empty() || n < 1) continue;
+    const double per = TimeOf(Recent(v, kRecent)) / n;
+    if (per > 0.0) s_model = std::min(s_model, per);
+  }
+  Calibration cal{line, Linearized(c_, line ? 0.0 : s_model), {}};
   const auto star = samples_.find(n_star_);
   const std::vector<double>* star_ms =
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;

@@ -1010,6 +1010,58 @@ TEST(StreamControllerTest, TheIssueLineKeepsItsPerBatchPartNonNegative) {
   }
 }
 
+// s carries over from one derivation to the next; where the last derivation's visits left no
+// line (issue times at n* only), the prediction takes the model's T4 path with that s, bounded
+// by this derivation's issue times (a >= 0: s <= I(n) / n). Run 116 a3: a line through a burst's
+// visit gave s = 65.8 us, a re-derivation then sampled only n* = 16 (9 us a sub-chunk), and
+// n = 128 was predicted at 8.3 ms where 1.96 was measured.
+TEST(StreamControllerTest, ACarriedIssueSlopeIsBoundedByThisDerivationsIssueTimes) {
+  constexpr double kTrueS = 0.009;
+  StreamController c = Make();
+  SimulatedCard card(47, 0.0, kTrueS);
+  card.ReportIssueTimes(0.002);
+  int star = 0;
+  ASSERT_NO_FATAL_FAILURE(StartAtStar(c, card, kTransferBound, &star));
+  ASSERT_GE(star, 4);
+  ASSERT_LE(star, 32);
+  // Two visits with issue times, the larger n's in a burst: a steep line, s well over the truth.
+  const int n1 = star / 2, n2 = 2 * star;
+  const double i1 = kTrueS * n1, i2 = 0.6 * card.Exact(kTransferBound, n2, kItems);
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTransferBound, n1, i1));
+    ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTransferBound, n2, i2));
+  }
+  // (The free line's intercept is below 0: the line through the origin.)
+  const double steep = (n1 * i1 + n2 * i2) / (n1 * n1 + n2 * n2);
+  ASSERT_GT(steep, 3.0 * kTrueS);
+  ASSERT_NEAR(c.sub_chunk_cost_ms(), steep, 1e-9);
+  // A re-derivation: measured again, then batches at n* alone, with the host's true issue times.
+  c.RequestRemeasure("test: the content changed");
+  bool measured = false;
+  for (int k = 0; k < 4 && !measured; ++k) {
+    BatchPlan p = c.Plan(kItems);
+    measured = p.kind == PlanKind::kMeasure;
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  ASSERT_TRUE(measured);
+  const int star2 = c.streams();
+  for (int k = 0; k < 8; ++k) {
+    BatchPlan p = c.Plan(kItems);
+    p.kind = PlanKind::kStreamed;
+    p.streams = star2;
+    BatchObservation o = card.Run(p, kTransferBound, kItems);
+    o.settled = true;
+    ASSERT_TRUE(c.Observe(p, o).ok());
+  }
+  const std::vector<MeasuredN> m = c.Measured();
+  ASSERT_EQ(m.size(), 1u) << "n* alone since the re-derivation";
+  EXPECT_NEAR(c.sub_chunk_cost_ms(), steep, 1e-9) << "the steep s carried over";
+  // The host bounds n = 128 at about 128 x 9 us; the carried s would say 128 x steep.
+  const double truth = card.Exact(kTransferBound, 128, kItems);
+  EXPECT_NEAR(c.PredictMs(128, kItems) / truth, 1.0, 0.15)
+      << "carried s " << c.sub_chunk_cost_ms() << " ms, 128 x that " << 128 * steep;
+}
+
 // The host issues copies in of up to 24 KiB inline, copying their bytes itself (runs
 // 103-109): the 2 MiB matrix product as graphs took 3.6 us a sub-chunk at n = 64 (32 KiB
 // copies) and 5.4 us at n = 128 (16 KiB). Visits near n* (copies far over the limit) cannot
