@@ -1,6 +1,7 @@
 #include "streampipe/core/stream_controller.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +20,11 @@ constexpr std::int64_t kConfirmStarSamples = kRecent / 2 + 1;
 // A batch whose host issue time is at least this share of its device time is issue bound: the
 // GPU waited for the host (the same test as bench/sweep_breakdown.py).
 constexpr double kIssueBound = 0.8;
+// A visit whose issue time per sub-chunk (less the inline copies' part) exceeds this many times
+// that of a smaller n visited is a burst on the host, left out of the issue line. The host's cost
+// per sub-chunk moves with n by up to about 2x (as graphs 4.7 us at n = 4, 8.3 at 8, 4.3 at 16 in
+// one configuration of run 116); bursts took 4.8-5.9x (runs 116 a2, 117 c1 and c3).
+constexpr double kIssueBurstFactor = 3.0;
 
 bool Finite(double v) { return std::isfinite(v) && v >= 0.0; }
 
@@ -368,16 +374,29 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   // batch of small sub-chunks (T4): there the batch lasts its issue time (run 30: within 1 %
   // for matmul and histograms at n >= 16), and s inferred from batch times alone was up to
   // 1.6x off. One n cannot tell s from the per-batch part a.
+  //
+  // A visit in a burst on the host (its issue time per sub-chunk over kIssueBurstFactor times a
+  // smaller n's) is left out: through it the line was several times too steep (run 116 a2: 57 us
+  // a sub-chunk at n = 32 in both its batches, against 11.8 at n = 16; n = 128 predicted at
+  // 5.96 ms, 1.48 measured). Replayed on runs 114, 116 and 117 (15 sweeps), 4 configurations
+  // change: +304, +199 and +115 % become -12, -13 and -12 %, and one is unchanged
+  // (`docs/evidence/run116/visit_rule_replay.py`; `ABurstInOneVisitIsLeftOutOfTheIssueLine`).
   std::vector<double> rows, medians, less_inline;  // rows of [1, n]
   bool any_inline = false;
-  for (const auto& [n, v] : issue_) {
+  double lowest_per_sub_chunk = std::numeric_limits<double>::infinity();  // over smaller n
+  for (const auto& [n, v] : issue_) {  // in increasing n
     if (v.empty()) continue;
-    rows.insert(rows.end(), {1.0, static_cast<double>(n)});
-    medians.push_back(TimeOf(Recent(v, kRecent)));
+    const double median = TimeOf(Recent(v, kRecent));
     // Less the inline copies' part, which the line does not describe (InlineIssueMs).
     const double part = InlineIssueMs(n);
+    const double per_sub_chunk = (median - part) / n;
+    if (per_sub_chunk > kIssueBurstFactor * lowest_per_sub_chunk) continue;
+    // (An inline part that overshoots leaves a cost <= 0: no bound from it.)
+    if (per_sub_chunk > 0.0) lowest_per_sub_chunk = std::min(lowest_per_sub_chunk, per_sub_chunk);
+    rows.insert(rows.end(), {1.0, static_cast<double>(n)});
+    medians.push_back(median);
     any_inline = any_inline || part > 0.0;
-    less_inline.push_back(medians.back() - part);
+    less_inline.push_back(median - part);
   }
   if (any_inline) {
     if (std::optional<std::pair<double, double>> l = NonNegativeLine(rows, less_inline)) {

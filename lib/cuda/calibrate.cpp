@@ -373,9 +373,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // each of 32 streams (as a batch's sub-chunks start), for each size of a ladder across the
   // H100 driver's limit (24 KiB in runs 103-113), timed in rounds (MediansInRounds: the issue
   // times' medians). On one stream the step hardly shows (run 110: 2.17 us a copy at every
-  // size); one copy per stream shows it (+1-3.6 us), at a rate 1.5-2.5x what the pipeline's
-  // sub-chunks cost: printed for comparison only (Calibration::bare_inline_*); the pipeline's
-  // own ladder, below, is the one the profile takes.
+  // size); one copy per stream shows it (+1-3.6 us), at a rate that moves with the lease and
+  // differs from the pipeline's sub-chunks' (1.5-2.5x the sweeps' in runs 110-113, 0.9-1.6x the
+  // pipeline ladders' in runs 114-116): printed for comparison only (Calibration::bare_inline_*);
+  // the pipeline's own ladders, below, are what the profile takes.
   const std::vector<double> ladder_bytes = DefaultInlineLadderBytes();
   if (o.measure_inline_copies) {
     constexpr int kCopies = 32;

@@ -131,8 +131,9 @@ std::vector<double> DefaultInlineLadderBytes();
 // BatchStats::issue_ms / n, as the pipeline reports it to its controller. The sizes in three
 // rounds, alternating in direction (a burst moves a third of one size's samples); each visit
 // of a size runs one batch first, not sampled (as graphs, the batch is captured again for each
-// size). A ladder of bare copies in overshoots the rate the pipeline's sub-chunks show (runs
-// 110-114). InvalidArgument for streams or repetitions < 1, warmup < 0, an empty ladder, or a
+// size). A ladder of bare copies in does not measure what follows a copy in the pipeline: its
+// rate was 1.5-2.5x the sweeps' in runs 110-113 and 0.9-1.6x the pipeline ladders' in runs
+// 114-116. InvalidArgument for streams or repetitions < 1, warmup < 0, an empty ladder, or a
 // size that is not a multiple of 4 bytes in [4, 64 MiB]; the pipeline's own errors (e.g. more
 // streams than it takes) as StreamPipeline::Create gives them. Uses the device as Calibrate
 // does.
