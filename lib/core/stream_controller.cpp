@@ -441,13 +441,14 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // n* = 16, the only n sampled after a re-derivation: 8.3 ms predicted at n = 128 where 1.96
   // was measured; ACarriedIssueSlopeIsBoundedByThisDerivationsIssueTimes).
   std::optional<IssueLine> line = MeasuredIssueLine();
-  double s_model = s_;
-  for (const auto& [n, v] : issue_) {
-    if (v.empty() || n < 1) continue;
-    const double per = TimeOf(Recent(v, kRecent)) / n;
-    if (per > 0.0) s_model = std::min(s_model, per);
+  double s_model = 0.0;  // with a line, the model's paths are the device's alone
+  if (!line) {
+    s_model = s_;
+    for (const auto& [n, v] : issue_) {
+      if (!v.empty() && n >= 1) s_model = std::min(s_model, TimeOf(Recent(v, kRecent)) / n);
+    }
   }
-  Calibration cal{line, Linearized(c_, line ? 0.0 : s_model), {}};
+  Calibration cal{line, Linearized(c_, s_model), {}};
   const auto star = samples_.find(n_star_);
   const std::vector<double>* star_ms =
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
