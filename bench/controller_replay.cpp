@@ -14,10 +14,13 @@
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
-//                    [--slow=SHARE:EXCESS] [--slow-issue] [--worst=0] [--probe-ratio=R]
-//                    [--show=TEXT]
+//                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
+//                    [--probe-ratio=R] [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
-// right tail that run 97 measured for tiny batches; default none). `--slow-issue`: a slowed
+// right tail that run 97 measured for tiny batches; default none). `--slow-run=L`: the slowed
+// batches come in runs of L on average (a two-state Markov chain with the same share; runs 97-98
+// traced tiny batches in the slower of two speeds for several batches in a row; default 1, each
+// batch drawn alone). The non-streamed measurement is never slowed. `--slow-issue`: a slowed
 // batch's issue time is slowed as much (a burst on the host, which the issue time measures).
 //
 // Limits: the card is stationary (no drift, no bursts), the noise is the same at every n, the
@@ -62,6 +65,7 @@ struct Settings {
   // the rest were within 2 %): --slow=SHARE:EXCESS, e.g. 0.25:0.17.
   double slow_share = 0.0;
   double slow_by = 0.0;
+  double slow_run = 1.0;    // mean run length of slowed batches (1: independent draws)
   bool slow_issue = false;  // a slowed batch's issue time is slowed too (a burst on the host)
   int worst = 0;  // the worst predicted points to list (of seed 0)
   double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
@@ -113,10 +117,36 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     streampipe::StreamController c(std::move(*model), traits, ao);
     std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 7919 + 17);
     std::normal_distribution<double> noise(0.0, s.noise);
-    std::bernoulli_distribution slowed(s.slow_share);
+    // Slowed or not: a two-state chain whose slowed runs last slow_run batches on average and
+    // whose stationary share is slow_share (slow_run = 1 and share p: independent draws).
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const double leave = 1.0 / s.slow_run;
+    const double enter =
+        s.slow_share < 1.0 ? std::min(1.0, leave * s.slow_share / (1.0 - s.slow_share)) : 1.0;
+    // (No draw where nothing is slowed, and none up front for independent draws: the replays
+    // of earlier sessions keep their random sequences.)
+    bool in_slow = s.slow_share > 0.0 && s.slow_run > 1.0 && unit(rng) < s.slow_share;
     int last = -1;
+    std::string visits;  // seed 0's plans, for --show: "n*k" runs of streamed (or explored: e) n
+    int run_n = 0, run_len = 0;
+    bool run_explore = false;
+    const auto flush = [&] {
+      if (run_len > 0) {
+        absl::StrAppendFormat(&visits, " %s%d*%d", run_explore ? "e" : "", run_n, run_len);
+      }
+    };
     for (int b = 0; b < s.batches + 2; ++b) {  // + the warm-up and the measurement
       const BatchPlan plan = c.Plan(kItems);
+      if (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore) {
+        const bool explore = plan.kind == PlanKind::kExplore;
+        if (plan.streams != run_n || explore != run_explore) {
+          flush();
+          run_n = plan.streams;
+          run_explore = explore;
+          run_len = 0;
+        }
+        ++run_len;
+      }
       BatchObservation o;
       o.items = kItems;
       o.h2d_bytes = first.in_bytes;
@@ -134,7 +164,14 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
           return r;
         }
         const double jitter = std::exp(noise(rng));
-        const double slow = s.slow_share > 0.0 && slowed(rng) ? 1.0 + s.slow_by : 1.0;
+        if (!(s.slow_share > 0.0)) {
+          in_slow = false;
+        } else if (s.slow_run <= 1.0) {
+          in_slow = unit(rng) < s.slow_share;
+        } else {
+          in_slow = in_slow ? unit(rng) >= leave : unit(rng) < enter;
+        }
+        const double slow = s.slow_share > 0.0 && in_slow ? 1.0 + s.slow_by : 1.0;
         o.measured_ms = it->second->median_ms * jitter * slow;
         const bool cold = last != plan.streams;
         o.settled = !cold;
@@ -178,6 +215,13 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
                     m.issue_samples, m.issue_median_ms, e.predicted_ms,
                     100.0 * (e.predicted_ms / e.measured_ms - 1.0));
       }
+      flush();
+      std::printf("  batches (n*count, e: explored):%s\n", visits.c_str());
+      for (const streampipe::RederivationEvent& e : c.events()) {
+        std::printf("  event at observation %lld: %s, n %d -> %d: %s\n",
+                    static_cast<long long>(e.observation), streampipe::EventKindName(e.kind),
+                    e.old_streams, e.new_streams, e.reason.c_str());
+      }
     }
     const double ratio = best / it->second->median_ms;
     r.mean += ratio / s.seeds;
@@ -215,6 +259,9 @@ int main(int argc, char** argv) {
       s.slow_share = std::strtod(argv[i] + 7, &end);
       ok = end != argv[i] + 7 && *end == ':' && number(end + 1, &s.slow_by) &&
            s.slow_share >= 0.0 && s.slow_share <= 1.0 && s.slow_by >= 0.0 && s.slow_by <= 10.0;
+    } else if (std::strncmp(argv[i], "--slow-run=", 11) == 0) {
+      ok = number(argv[i] + 11, &v) && v >= 1.0 && v <= 1e6;
+      s.slow_run = v;
     } else if (std::strcmp(argv[i], "--slow-issue") == 0) {
       s.slow_issue = true;
     } else if (std::strncmp(argv[i], "--worst=", 8) == 0) {
@@ -235,14 +282,15 @@ int main(int argc, char** argv) {
     if (!ok) {
       std::cerr << "controller_replay: bad value in " << argv[i]
                 << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1, "
-                   "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --worst: a "
+                   "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
+                   "to 1e6, --worst: a "
                    "whole number >= 0, --probe-ratio: 0 to 100, --show: some text)\n";
       return 64;
     }
   }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
-                 "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-issue] "
+                 "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
                  "[--worst=N>=0] [--probe-ratio=R] [--show=TEXT]\n";
     return 64;
   }
@@ -281,8 +329,8 @@ int main(int argc, char** argv) {
     by_mode[std::get<0>(key)].push_back(std::move(r));
   }
   std::printf("controller_replay: %d batches, %d seeds, noise %.3f, slowed %.2f of the batches "
-              "by %.2f%s, %zu configurations\n",
-              s.batches, s.seeds, s.noise, s.slow_share, s.slow_by,
+              "by %.2f in runs of %.1f%s, %zu configurations\n",
+              s.batches, s.seeds, s.noise, s.slow_share, s.slow_by, s.slow_run,
               s.slow_issue ? " (their issue times too)" : "", configs.size());
   for (auto& [mode, results] : by_mode) {
     double mean = 0.0, worst = 1.0, below95 = 0.0, below98 = 0.0;
