@@ -374,6 +374,16 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
                           m.issue_median_ms);
   }
   std::cerr << "    adaptive measured (n:samples x ms/issue ms):" << seen << "\n";
+  // Its derivations and switches (at which of its Observe calls): a drift re-derivation that
+  // found the workload's shape unchanged keeps n and says so.
+  std::string events;
+  for (const RederivationEvent& e : ap.controller().events()) {
+    const bool n_kept =
+        e.kind == EventKind::kDrift && e.reason.find("n kept") != std::string::npos;
+    absl::StrAppendFormat(&events, " %s:%d->%d@%d%s", EventKindName(e.kind), e.old_streams,
+                          e.new_streams, e.observation, n_kept ? "(kept)" : "");
+  }
+  std::cerr << "    adaptive events (kind:old->new n@batch):" << events << "\n";
   points->insert(points->end(), cfg.begin(), cfg.end());
   return absl::OkStatus();
 }

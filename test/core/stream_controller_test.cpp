@@ -759,6 +759,120 @@ TEST(StreamControllerTest, SeveralMeasuredBatchesOutvoteABurst) {
   EXPECT_EQ(measure(3, false), clean);
 }
 
+// A drift that moves the whole card (every batch and every part of the re-measurement 15 %
+// slower) keeps the n the batches chose; one that changes the workload's shape (the kernel 8x,
+// the copies as before) re-derives from the model. Runs 97-98: 41 of 46 re-derivations of tiny
+// batches came at 0.83-1.25x the level, and each sent the 1.5 MiB histogram back to the
+// model's n = 2 after its visits had found n = 1 faster.
+TEST(StreamControllerTest, ARemeasurementOfTheSameWorkloadKeepsTheChosenN) {
+  for (const bool shape_changes : {false, true}) {
+    StreamController c = Make();
+    std::mt19937_64 rng(61);
+    std::normal_distribution<double> noise(0.0, 0.01);
+    int first_n = 0;
+    int switched = -1;
+    int i = 0;
+    for (; i < 400 && switched < 0; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      const double t = BelowIsFaster(p, c, 0.9, &first_n) * std::exp(noise(rng));
+      ASSERT_TRUE(c.Observe(p, TransferBoundBatch(p, t)).ok());
+      NoteSwitch(c, i, &switched);
+    }
+    ASSERT_GT(first_n, 1) << "the model must choose n > 1 for this test";
+    ASSERT_GE(switched, 0) << "the faster neighbour never replaced n* = " << first_n;
+    const int chosen = c.streams();
+    ASSERT_LT(chosen, first_n);
+    for (int k = 0; k < 30; ++k) {  // the level at the new n* is learned
+      const BatchPlan p = c.Plan(kItems);
+      const double t = BelowIsFaster(p, c, 0.9, &first_n) * std::exp(noise(rng));
+      ASSERT_TRUE(c.Observe(p, TransferBoundBatch(p, t)).ok());
+    }
+    ASSERT_EQ(c.streams(), chosen);
+    // The card slows by 15 % as a whole (or the kernel grows 8x, which the batches show as
+    // 15 % slower too): the detector sees it, the pipeline re-measures.
+    const std::size_t events = c.events().size();
+    std::vector<int> visits_after;
+    BatchPlan prev;
+    for (int k = 0; k < 60; ++k) {
+      const BatchPlan p = c.Plan(kItems);
+      BatchObservation o = TransferBoundBatch(
+          p, 1.15 * BelowIsFaster(p, c, 0.9, &first_n) * std::exp(noise(rng)));
+      if (p.kind == PlanKind::kMeasure) {
+        if (shape_changes) {
+          o.components.kernel_ms *= 8.0;
+        } else {
+          o.components = {o.components.h2d_ms * 1.15, o.components.kernel_ms * 1.15,
+                          o.components.d2h_ms * 1.15};
+        }
+        o.measured_ms = o.components.total_ms();
+      }
+      if (c.events().size() > events && p.kind == PlanKind::kExplore &&
+          (prev.kind != PlanKind::kExplore || prev.streams != p.streams)) {
+        visits_after.push_back(p.streams);
+      }
+      ASSERT_TRUE(c.Observe(p, o).ok());
+      prev = p;
+    }
+    ASSERT_GT(c.events().size(), events) << "the 15 % step was not seen";
+    const RederivationEvent& e = c.events()[events];
+    EXPECT_EQ(e.kind, EventKind::kDrift);
+    EXPECT_EQ(e.old_streams, chosen);
+    if (shape_changes) {
+      EXPECT_EQ(e.reason.find("n kept"), std::string::npos) << e.reason;
+    } else {
+      EXPECT_EQ(e.new_streams, chosen) << "n* went from " << chosen << " to " << e.new_streams
+                                       << ": " << e.reason;
+      EXPECT_NE(e.reason.find("shape unchanged (x1.150), n kept"), std::string::npos) << e.reason;
+      // The model's own choice, where it is another n, is visited first.
+      const std::size_t at = e.reason.find("the model's n = ");
+      if (at != std::string::npos) {
+        ASSERT_FALSE(visits_after.empty());
+        EXPECT_EQ(visits_after.front(), std::stoi(e.reason.substr(at + 16))) << e.reason;
+      }
+    }
+  }
+}
+
+// The same workload up to one speed: every part that matters moved by the whole batch's factor.
+TEST(StreamControllerTest, TheWorkloadsShapeIsItsPartsUpToOneSpeed) {
+  BatchObservation a;
+  a.items = 1000;
+  a.components = {1.0, 0.5, 1.0};
+  a.measured_ms = a.components.total_ms();
+  a.h2d_bytes = 4000;
+  a.d2h_bytes = 4000;
+  BatchObservation b = a;
+  b.components = {1.3, 0.65, 1.3};  // 30 % slower as a whole
+  EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
+  b.components = {1.3, 0.65 * 1.08, 1.3};  // and the kernel 8 % more: within 10 %
+  EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.05));
+  b.components = {1.0, 1.0, 1.0};  // the kernel 2x
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+  // Twice the items and twice the bytes and times: the same per item.
+  b = a;
+  b.items = 2000;
+  b.h2d_bytes = b.d2h_bytes = 8000;
+  b.components = {2.0, 1.0, 2.0};
+  EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
+  b.d2h_bytes = 4000;  // half the bytes out per item: another workload
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+  // A part under 5 % of both batches may move with noise.
+  b = a;
+  a.components.d2h_ms = 0.02;
+  b.components = {1.0, 0.5, 0.04};
+  EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
+  b.components.d2h_ms = 0.2;  // now 12 % of the batch, and 10x: another workload
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+  // Nothing to compare.
+  b = a;
+  b.components = {0.0, 0.0, 0.0};
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+  b = a;
+  b.items = 0;
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+}
+
 TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheNewestSize) {
   BatchObservation a, b, c;
   a.items = 100;

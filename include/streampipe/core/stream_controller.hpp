@@ -132,6 +132,15 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
 // per item, scaled to the last batch's item count (items > 0 in each; not empty).
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches);
 
+// Whether the non-streamed measurement `now` shows the workload that `before` showed, up to one
+// common speed: the same bytes per item each way, and each part (copy in, kernel, copy out)
+// that takes at least kShapeShare of either batch's time moved by the factor the whole batch
+// moved, within `tolerance` (relative, > 0; the controller passes the drift threshold). False
+// where either measurement has no positive time or items.
+inline constexpr double kShapeShare = 0.05;
+bool SameWorkloadShape(const BatchObservation& before, const BatchObservation& now,
+                       double tolerance);
+
 enum class EventKind {
   kInitial,      // the first derivation
   kDrift,        // the detector saw the workload move; re-measured and re-derived
@@ -224,7 +233,9 @@ class StreamController {
     std::int64_t last_observation = -1;
     int series = 0;  // the most recent samples that belong to the current comparison with n*
   };
-  void Derive(EventKind kind, std::string reason, double measured_ms);
+  // `previous`: the measurement before this one (a re-measurement), else null.
+  void Derive(EventKind kind, std::string reason, double measured_ms,
+              const BatchObservation* previous = nullptr);
   void Refit();
   // The largest c Refit may fit: a fixed multiple of the calibrated one, not of the last fit.
   double FitBoundMs() const;
