@@ -29,4 +29,15 @@ case $part in
    done
    timeout 100 .device/bin/streampipe sweep --grid=quick --issue=streams,graph --profile=$P --output=$R/quick.csv --summary=$R/quick.md 2> $R/quick.log; echo "quick sweep rc=$? ${SECONDS}s"; grep "calibrated median" $R/quick.log;;
 esac
-gzip $R/*.csv $R/*.log 2>/dev/null; tar -C /tmp -czf $OUT/run121-$part.tgz run121-$part
+[ "$part" = 4 ] || { gzip $R/*.csv $R/*.log 2>/dev/null; tar -C /tmp -czf $OUT/run121-$part.tgz run121-$part; }
+# Part 4 (`run.sh 4 K`): two more two-phase pairs, a then b, numbered from K (3 -> a3 b3 a4 b4).
+if [ "$part" = 4 ]; then
+  R=/tmp/run121-4; mkdir -p $R; k0=${2:-3}
+  for k in $k0 $((k0 + 1)); do
+    for s in a b; do
+      bin=.device/bin/adaptive_bench; [ $s = b ] && bin=.device/bin/adaptive_bench-b
+      timeout 150 $bin two-phase > $R/two-phase-$s$k.txt 2>&1; echo "two-phase $s$k rc=$? ${SECONDS}s"; grep -E "^adaptive|per-phase|best single" $R/two-phase-$s$k.txt
+    done
+  done
+  tar -C /tmp -czf $OUT/run121-4-$k0.tgz run121-4
+fi
