@@ -67,7 +67,10 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "batches that find the GPU idle are then not sampled");
 
     s->Double("detector.threshold", [](C& c) -> double& { return c.adaptive.detector.threshold; },
-              0.001, 10.0, "relative divergence of measured from predicted time that counts");
+              0.001, 10.0,
+              "relative divergence of measured from predicted time that counts; also how "
+              "closely the parts of a drift's re-measurement must move together for it to be "
+              "the same workload, which keeps n");
     s->Int("detector.window", [](C& c) -> int& { return c.adaptive.detector.window; }, 2, 100000,
            "recent batches kept for the running mean and variance");
     s->Int("detector.min_samples", [](C& c) -> int& { return c.adaptive.detector.min_samples; },

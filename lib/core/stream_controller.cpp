@@ -320,11 +320,13 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // A re-measurement that shows the workload of the one before, every part moved by the factor
   // the whole batch moved (the card or the lease slower or faster as a whole), keeps the n the
   // batches chose: the model with the carried c and s is what chose before the batches' own
-  // comparisons overruled it, and it would choose the same again. Tiny batches flip between two
-  // speeds 13-17 % apart and stay in the slower for a few batches (runs 97-98: 41 of the 46
-  // re-derivations of 22 traced adaptive runs came at 0.83-1.25x the level, five in bursts);
-  // each re-derivation sent the 1.5 MiB histogram back to the model's n = 2 after its visits had
-  // found n = 1 13 % faster. The model's choice, if another n, is visited first (suggested_).
+  // comparisons overruled it, and it would choose the same again. Most drift re-derivations are
+  // the lease moving by 10-25 % (runs 97-98, 328 traced adaptive runs: of 46, 37 came with the
+  // last three batches at 0.80-1.25x that n's earlier median, 9 in bursts beyond;
+  // docs/evidence/run121/drift-kinds.txt), and tiny batches flip between two speeds 13-17 %
+  // apart; the 1.5 MiB histogram's sent it back to the model's n = 2 after its visits had found
+  // n = 1 faster (run 97; run 121 b1). The model's choice, if another n, is visited first
+  // (suggested_).
   std::optional<int> model_n;
   if (kind == EventKind::kDrift && previous != nullptr && terms.ok() &&
       SameWorkloadShape(*previous, *reference_, options_.detector.threshold) &&
