@@ -121,7 +121,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     // whose stationary share is slow_share (slow_run = 1 and share p: independent draws).
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     const double leave = 1.0 / s.slow_run;
-    const double enter =
+    const double enter =  // <= 1: main() refuses a share over L / (L + 1)
         s.slow_share < 1.0 ? std::min(1.0, leave * s.slow_share / (1.0 - s.slow_share)) : 1.0;
     // (No draw where nothing is slowed, and none up front for independent draws: the replays
     // of earlier sessions keep their random sequences.)
@@ -287,6 +287,14 @@ int main(int argc, char** argv) {
                    "whole number >= 0, --probe-ratio: 0 to 100, --show: some text)\n";
       return 64;
     }
+  }
+  // The chain enters the slowed state with probability share / ((1 - share) L) a batch: it keeps
+  // the share only while that is at most 1, share <= L / (L + 1).
+  if (s.slow_run > 1.0 && s.slow_share > s.slow_run / (s.slow_run + 1.0)) {
+    std::cerr << "controller_replay: --slow-run=" << s.slow_run << " cannot keep a share of "
+              << s.slow_share << " slowed (at most L / (L + 1) = "
+              << s.slow_run / (s.slow_run + 1.0) << "); lower the share or lengthen the runs\n";
+    return 64;
   }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "

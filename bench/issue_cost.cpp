@@ -7,7 +7,7 @@
 //   issue_cost [--rounds=31] [--calls=64]
 // Prints, per call and size, the median over rounds of the host's microseconds per call (each
 // round: `calls` calls back to back, then a device synchronize outside the timing).
-// Exit 0; 64 for bad flags; 70 for a CUDA error.
+// Exit 0; 64 for bad flags; 70 where CUDA fails (an allocation, a stream or a call).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -103,20 +103,20 @@ absl::Status Run(int rounds, int calls) {
 int main(int argc, char** argv) {
   int rounds = 31, calls = 64;
   for (int i = 1; i < argc; ++i) {
+    const bool is_rounds = std::strncmp(argv[i], "--rounds=", 9) == 0;
+    const bool is_calls = std::strncmp(argv[i], "--calls=", 8) == 0;
     char* end = nullptr;
-    if (std::strncmp(argv[i], "--rounds=", 9) == 0) {
-      rounds = static_cast<int>(std::strtol(argv[i] + 9, &end, 10));
-    } else if (std::strncmp(argv[i], "--calls=", 8) == 0) {
-      calls = static_cast<int>(std::strtol(argv[i] + 8, &end, 10));
-    }
-    if (end == nullptr || *end != '\0' || rounds < 1 || rounds > 10000 || calls < 1 ||
-        calls > 1024) {
+    const long v =
+        is_rounds || is_calls ? std::strtol(argv[i] + (is_rounds ? 9 : 8), &end, 10) : 0;
+    const bool in_range = v >= 1 && v <= (is_rounds ? 10000 : 1024);  // before it narrows
+    if (end == nullptr || *end != '\0' || !in_range) {
       std::fprintf(stderr,
                    "issue_cost: bad flag %s (--rounds: 1 to 10000, --calls: 1 to 1024)\n"
                    "usage: issue_cost [--rounds=31] [--calls=64]\n",
                    argv[i]);
       return 64;
     }
+    (is_rounds ? rounds : calls) = static_cast<int>(v);
   }
   const absl::Status st = streampipe::Run(rounds, calls);
   if (!st.ok()) {

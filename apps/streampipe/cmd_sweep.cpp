@@ -378,10 +378,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // found the workload's shape unchanged keeps n and says so.
   std::string events;
   for (const RederivationEvent& e : ap.controller().events()) {
-    const bool n_kept =
-        e.kind == EventKind::kDrift && e.reason.find("n kept") != std::string::npos;
     absl::StrAppendFormat(&events, " %s:%d->%d@%d%s", EventKindName(e.kind), e.old_streams,
-                          e.new_streams, e.observation, n_kept ? "(kept)" : "");
+                          e.new_streams, e.observation, e.n_kept ? "(kept)" : "");
   }
   std::cerr << "    adaptive events (kind:old->new n@batch):" << events << "\n";
   points->insert(points->end(), cfg.begin(), cfg.end());

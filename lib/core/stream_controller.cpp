@@ -60,7 +60,10 @@ bool SameWorkloadShape(const BatchObservation& before, const BatchObservation& n
   const double total_before = before.components.total_ms();
   const double total_now = now.components.total_ms();
   if (!(before.items > 0 && now.items > 0 && total_before > 0.0 && total_now > 0.0 &&
-        tolerance > 0.0)) {
+        tolerance > 0.0 && std::isfinite(tolerance) && std::isfinite(total_before) &&
+        std::isfinite(total_now) && std::isfinite(before.h2d_bytes) &&
+        std::isfinite(before.d2h_bytes) && std::isfinite(now.h2d_bytes) &&
+        std::isfinite(now.d2h_bytes))) {
     return false;
   }
   const double items_before = static_cast<double>(before.items);
@@ -141,6 +144,8 @@ std::string EventJson(const RederivationEvent& e, std::int64_t batch) {
   j.Double(e.stream_overhead_ms);
   j.Key("sub_chunk_cost_ms");
   j.Double(e.sub_chunk_cost_ms);
+  j.Key("n_kept");
+  j.Bool(e.n_kept);
   j.EndObject();
   return out;
 }
@@ -297,8 +302,12 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   co.num_items = reference_->items;
   absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
   candidates_ = cand.ok() ? *cand : std::vector<int>{1};
-  const int old_n = kind == EventKind::kInitial ? 1 : pending_old_n_;
+  // The n in use now: batches explored before the re-measurement may have moved n* since the
+  // drift was declared (pending_old_n_).
+  const int old_n = kind == EventKind::kInitial ? 1 : n_star_;
   const double old_pred = pending_old_pred_;
+  const bool mode_changed = mode_changed_;
+  mode_changed_ = false;
   // c and s (fitted to the samples of the last derivation) carry over: c is the card's, not the
   // workload's, and after a step change the carried fit picks n* (StepChangeIsFollowed).
   if (terms.ok()) {
@@ -326,19 +335,39 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // docs/evidence/run121/drift-kinds.txt), and tiny batches flip between two speeds 13-17 %
   // apart; the 1.5 MiB histogram's sent it back to the model's n = 2 after its visits had found
   // n = 1 faster (run 97; run 121 b1). The model's choice, if another n, is visited first
-  // (suggested_).
+  // (suggested_), unless the batches before measured it no faster than the kept n (else each
+  // kept drift would visit it again). Not after an issue-mode change (SetSteadyState), where the
+  // batches' comparisons were of the other mode, and not for a measurement the caller asked for
+  // (no `previous`).
   std::optional<int> model_n;
-  if (kind == EventKind::kDrift && previous != nullptr && terms.ok() &&
+  bool kept = false;
+  if (kind == EventKind::kDrift && previous != nullptr && !mode_changed && terms.ok() &&
       SameWorkloadShape(*previous, *reference_, options_.detector.threshold) &&
-      std::find(candidates_.begin(), candidates_.end(), pending_old_n_) != candidates_.end()) {
-    if (n_star_ != pending_old_n_) model_n = n_star_;
-    n_star_ = pending_old_n_;
+      std::find(candidates_.begin(), candidates_.end(), old_n) != candidates_.end()) {
+    const int model_choice = n_star_;
+    if (model_choice != old_n) {
+      const auto measured = [&](int n) -> std::optional<double> {
+        const auto it = samples_.find(n);
+        if (it == samples_.end() ||
+            static_cast<int>(it->second.ms.size()) < options_.exploration.samples_per_candidate) {
+          return std::nullopt;
+        }
+        return TimeOf(Recent(it->second.ms, kRecent));
+      };
+      const std::optional<double> model_ms = measured(model_choice);
+      const std::optional<double> kept_ms = measured(old_n);
+      if (!model_ms || !kept_ms || *model_ms < *kept_ms) model_n = model_choice;
+    }
+    n_star_ = old_n;
+    kept = true;
     reason += absl::StrFormat(
         "; the workload's shape unchanged (x%.3f), n kept%s",
         (reference_->components.total_ms() / static_cast<double>(reference_->items)) /
             (previous->components.total_ms() / static_cast<double>(previous->items)),
-        model_n ? absl::StrFormat(", the model's n = %d visited first", *model_n)
-                : std::string(" (the model's choice too)"));
+        model_n                 ? absl::StrFormat(", the model's n = %d visited first", *model_n)
+        : model_choice == old_n ? std::string(" (the model's choice too)")
+                                : absl::StrFormat(", the model's n = %d measured no faster",
+                                                  model_choice));
   }
   level_ = 0.0;
   learning_.clear();
@@ -355,6 +384,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   need_measure_ = false;
   ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
+  events_.back().n_kept = kept;
   pending_ratio_ = 1.0;
   pending_old_pred_ = 0.0;
 }
@@ -373,7 +403,12 @@ void StreamController::SetSteadyState(bool steady, std::string reason) {
   if (options_.steady_state == steady) return;
   options_.steady_state = steady;
   const CalibrationReset reset(calibration_);
-  if (!reference_ || measure_pending_ || need_measure_) return;  // the coming derivation will
+  if (!reference_ || measure_pending_ || need_measure_) {
+    // The coming derivation will, from the model: the batches' comparisons were of the other
+    // mode, whatever the re-measurement's shape.
+    mode_changed_ = true;
+    return;
+  }
   pending_old_n_ = n_star_;
   pending_old_pred_ = level_;
   pending_ratio_ = 1.0;
@@ -869,6 +904,13 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       measure_pending_ = false;
       if (first) {
         Derive(EventKind::kInitial, "first non-streamed measurement", obs.measured_ms);
+      } else if (plan.generation == kNoGeneration) {
+        // A measurement the caller asked for (Submit with measure): re-derived from the model,
+        // whatever its shape (the caller may know the workload changed), and its own event,
+        // not the last drift's.
+        pending_old_pred_ = level_;
+        pending_ratio_ = 1.0;
+        Derive(EventKind::kDrift, "a measurement the caller asked for", obs.measured_ms);
       } else {
         Derive(pending_kind_, pending_reason_, obs.measured_ms,
                previous ? &*previous : nullptr);

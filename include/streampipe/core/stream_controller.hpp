@@ -133,10 +133,13 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches);
 
 // Whether the non-streamed measurement `now` shows the workload that `before` showed, up to one
-// common speed: the same bytes per item each way, and each part (copy in, kernel, copy out)
-// that takes at least kShapeShare of either batch's time moved by the factor the whole batch
-// moved, within `tolerance` (relative, > 0; the controller passes the drift threshold). False
-// where either measurement has no positive time or items.
+// common speed: the same bytes per item each way (exactly, to rounding: a batch whose bytes are
+// not proportional to its items, padded or with a fixed header, counts as another workload),
+// and each part (copy in, kernel, copy out) that takes at least kShapeShare of either batch's
+// time moved by the factor the whole batch moved, within `tolerance` (relative, > 0; the
+// controller passes the drift threshold). A batch whose time is nearly all one part passes on
+// that part alone. False where either measurement has no positive time or items, or a
+// non-finite value.
 inline constexpr double kShapeShare = 0.05;
 bool SameWorkloadShape(const BatchObservation& before, const BatchObservation& now,
                        double tolerance);
@@ -161,6 +164,9 @@ struct RederivationEvent {
   double mean_ratio = 1.0;        // drift: measured / predicted over the detector's window
   double stream_overhead_ms = 0.0;  // c at the time
   double sub_chunk_cost_ms = 0.0;   // s at the time
+  // A drift whose re-measurement showed the workload of the one before (SameWorkloadShape):
+  // new_streams is the n the batches had chosen, not the model's.
+  bool n_kept = false;
 };
 // One JSON object (no newline): the event with `batch` as the pipeline's batch index.
 std::string EventJson(const RederivationEvent& event, std::int64_t batch);
@@ -341,6 +347,9 @@ class StreamController {
   std::string pending_reason_;
   double pending_ratio_ = 1.0;
   int pending_old_n_ = 1;
+  // The issue mode (SetSteadyState) changed while a re-measurement was pending: the coming
+  // derivation re-derives from the model, whatever the measurement's shape.
+  bool mode_changed_ = false;
   double pending_old_pred_ = 0.0;
   std::int64_t observations_ = 0;
   std::int64_t explorations_ = 0;
