@@ -29,6 +29,7 @@
 #include "commands.hpp"
 #include "matmul_kernel.hpp"
 #include "streampipe/core/model.hpp"
+#include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
 #include "streampipe/core/timeline.hpp"
 #include "streampipe/core/veneva.hpp"
@@ -382,6 +383,37 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
                           e.new_streams, e.observation, e.n_kept ? "(kept)" : "");
   }
   std::cerr << "    adaptive events (kind:old->new n@batch):" << events << "\n";
+  // How well a non-streamed measurement repeats its parts here: their spread over the rounds'
+  // measurements, and how many pairs of them pass the drift rule's shape test at the default
+  // threshold (SameWorkloadShape; a pair that fails would re-derive from the model after a
+  // drift of this unchanged workload).
+  {
+    std::vector<BatchObservation> parts(th.size());
+    for (std::size_t i = 0; i < th.size(); ++i) {
+      parts[i].items = c.items;
+      parts[i].h2d_bytes = static_cast<double>(c.items * c.in_per_item);
+      parts[i].d2h_bytes = static_cast<double>(c.items * c.out_per_item);
+      parts[i].components = {th[i], tk[i], td[i]};
+      parts[i].measured_ms = parts[i].components.total_ms();
+    }
+    int same = 0, pairs = 0;
+    const double threshold = DriftDetectorOptions{}.threshold;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      for (std::size_t j = i + 1; j < parts.size(); ++j) {
+        ++pairs;
+        same += SameWorkloadShape(parts[i], parts[j], threshold) ? 1 : 0;
+      }
+    }
+    const auto spread = [](const std::vector<double>& v) {
+      return absl::StrFormat("%.4f (%.2f-%.2f)", Percentile(v, 0.5),
+                             Percentile(v, 0.1) / Percentile(v, 0.5),
+                             Percentile(v, 0.9) / Percentile(v, 0.5));
+    };
+    std::cerr << absl::StrFormat(
+        "    non-streamed parts, ms (p10-p90 over median): h2d %s kernel %s d2h %s; same shape "
+        "within %g %% in %d of %d pairs\n",
+        spread(th), spread(tk), spread(td), 100.0 * threshold, same, pairs);
+  }
   points->insert(points->end(), cfg.begin(), cfg.end());
   return absl::OkStatus();
 }
