@@ -77,19 +77,15 @@ bool SameWorkloadShape(const BatchObservation& before, const BatchObservation& n
     return false;
   }
   const double factor = (total_now / items_now) / (total_before / items_before);
-  const double limit = std::log1p(tolerance);
   const double parts_before[] = {before.components.h2d_ms, before.components.kernel_ms,
                                  before.components.d2h_ms};
   const double parts_now[] = {now.components.h2d_ms, now.components.kernel_ms,
                               now.components.d2h_ms};
+  double moved = 0.0;  // per item, twice the time that moved between the parts
   for (int i = 0; i < 3; ++i) {
-    const double share = std::max(parts_before[i] / total_before, parts_now[i] / total_now);
-    if (share < kShapeShare) continue;  // a part this small moves with noise, not the workload
-    if (!(parts_before[i] > 0.0 && parts_now[i] > 0.0)) return false;
-    const double moved = (parts_now[i] / items_now) / (parts_before[i] / items_before);
-    if (std::abs(std::log(moved / factor)) > limit) return false;
+    moved += std::abs(parts_now[i] / items_now - factor * parts_before[i] / items_before);
   }
-  return true;
+  return 0.5 * moved <= tolerance * (total_now / items_now);
 }
 
 const char* PlanKindName(PlanKind kind) {

@@ -909,8 +909,9 @@ TEST(StreamControllerTest, AKeptDriftDoesNotRevisitTheModelsChoiceMeasuredSlower
   // once the samples are new; the suggestion matters for an n farther away.)
 }
 
-// The same workload up to one speed: every part that matters moved by the whole batch's factor.
-TEST(StreamControllerTest, TheWorkloadsShapeIsItsPartsUpToOneSpeed) {
+// The same workload up to one speed: once scaled by the whole batch's factor, the parts differ by
+// at most the tolerance of the batch's time (the time that moved between them).
+TEST(StreamControllerTest, TheWorkloadsShapeIsTheTimeMovedBetweenItsParts) {
   BatchObservation a;
   a.items = 1000;
   a.components = {1.0, 0.5, 1.0};
@@ -918,12 +919,13 @@ TEST(StreamControllerTest, TheWorkloadsShapeIsItsPartsUpToOneSpeed) {
   a.h2d_bytes = 4000;
   a.d2h_bytes = 4000;
   BatchObservation b = a;
-  b.components = {1.3, 0.65, 1.3};  // 30 % slower as a whole
+  b.components = {1.3, 0.65, 1.3};  // 30 % slower as a whole: nothing moved
   EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
-  b.components = {1.3, 0.65 * 1.08, 1.3};  // and the kernel 8 % more: within 10 %
+  EXPECT_TRUE(SameWorkloadShape(a, b, 0.001));
+  b.components = {1.3, 0.95, 1.3};  // and the kernel 0.3 ms more: 6.8 % of the batch moved
   EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
   EXPECT_FALSE(SameWorkloadShape(a, b, 0.05));
-  b.components = {1.0, 1.0, 1.0};  // the kernel 2x
+  b.components = {1.0, 1.0, 1.0};  // the kernel 2x: 13.3 % moved
   EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
   // Twice the items and twice the bytes and times: the same per item.
   b = a;
@@ -933,12 +935,18 @@ TEST(StreamControllerTest, TheWorkloadsShapeIsItsPartsUpToOneSpeed) {
   EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
   b.d2h_bytes = 4000;  // half the bytes out per item: another workload
   EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
-  // A part under 5 % of both batches may move with noise.
+  // Run 125's jitter of the 1.5 MiB histogram's parts (p10-p90 of ten measurements: the copy
+  // in 0.96-1.16, the kernel 0.74-1.13, the copy out 0.70-1.16 of their medians): 6.5 % of the
+  // batch moved, the same workload. Judged part by part (session 21's first test), 42 of the 45
+  // pairs of that configuration's measurements failed.
+  a.components = {0.0354, 0.0145, 0.0094};
   b = a;
-  a.components.d2h_ms = 0.02;
-  b.components = {1.0, 0.5, 0.04};
+  b.components = {0.0354 * 1.1, 0.0145 * 0.75, 0.0094 * 1.16};
   EXPECT_TRUE(SameWorkloadShape(a, b, 0.1));
-  b.components.d2h_ms = 0.2;  // now 12 % of the batch, and 10x: another workload
+  // A small part that grows to a fifth of the batch: 19.7 % moved.
+  a.components = {1.0, 0.5, 0.02};
+  b = a;
+  b.components = {1.0, 0.5, 0.4};
   EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
   // Nothing to compare.
   b = a;
@@ -947,6 +955,10 @@ TEST(StreamControllerTest, TheWorkloadsShapeIsItsPartsUpToOneSpeed) {
   b = a;
   b.items = 0;
   EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+  b = a;
+  b.components.kernel_ms = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(SameWorkloadShape(a, b, 0.1));
+  EXPECT_FALSE(SameWorkloadShape(a, a, std::numeric_limits<double>::infinity()));
 }
 
 TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheNewestSize) {

@@ -135,12 +135,14 @@ BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches)
 // Whether the non-streamed measurement `now` shows the workload that `before` showed, up to one
 // common speed: the same bytes per item each way (exactly, to rounding: a batch whose bytes are
 // not proportional to its items, padded or with a fixed header, counts as another workload),
-// and each part (copy in, kernel, copy out) that takes at least kShapeShare of either batch's
-// time moved by the factor the whole batch moved, within `tolerance` (relative, > 0; the
-// controller passes the drift threshold). A batch whose time is nearly all one part passes on
-// that part alone. False where either measurement has no positive time or items, or a
+// and the parts (copy in, kernel, copy out), once `before`'s are scaled by the factor the whole
+// batch moved, differ from `now`'s by at most `tolerance` (relative, > 0; the controller passes
+// the drift threshold) of the batch's time: the time that moved from one part to another, half
+// the sum of the parts' absolute differences. A change is judged by the batch time it moves,
+// the unit of the drift threshold itself: a part of a few microseconds that jitters by a third
+// moves a tiny batch by a few per cent (run 125), a kernel that doubles from a quarter of the
+// batch moves it by 20 %. False where either measurement has no positive time or items, or a
 // non-finite value.
-inline constexpr double kShapeShare = 0.05;
 bool SameWorkloadShape(const BatchObservation& before, const BatchObservation& now,
                        double tolerance);
 
