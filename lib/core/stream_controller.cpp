@@ -299,7 +299,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
   candidates_ = cand.ok() ? *cand : std::vector<int>{1};
   // The n in use now: batches explored before the re-measurement may have moved n* since the
-  // drift was declared (pending_old_n_).
+  // drift was declared.
   const int old_n = kind == EventKind::kInitial ? 1 : n_star_;
   const double old_pred = pending_old_pred_;
   const bool mode_changed = mode_changed_;
@@ -322,8 +322,9 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
     terms_.reset();  // the measurement cannot be modelled (e.g. zero copies and no G): n = 1
     n_star_ = 1;
   }
-  // A re-measurement that shows the workload of the one before, every part moved by the factor
-  // the whole batch moved (the card or the lease slower or faster as a whole), keeps the n the
+  // A re-measurement that shows the workload of the one before up to one speed (at most the
+  // drift threshold of the batch's time moved between its parts: the card or the lease slower or
+  // faster as a whole; SameWorkloadShape), keeps the n the
   // batches chose: the model with the carried c and s is what chose before the batches' own
   // comparisons overruled it, and it would choose the same again. Most drift re-derivations are
   // the lease moving by 10-25 % (runs 97-98, 328 traced adaptive runs: of 46, 37 came with the
@@ -390,7 +391,6 @@ void StreamController::RequestRemeasure(std::string reason) {
   need_measure_ = true;
   pending_kind_ = EventKind::kDrift;
   pending_reason_ = std::move(reason);
-  pending_old_n_ = n_star_;
   pending_old_pred_ = level_;
   pending_ratio_ = detector_.samples() > 0 ? detector_.mean_ratio() : 1.0;
 }
@@ -405,7 +405,6 @@ void StreamController::SetSteadyState(bool steady, std::string reason) {
     mode_changed_ = true;
     return;
   }
-  pending_old_n_ = n_star_;
   pending_old_pred_ = level_;
   pending_ratio_ = 1.0;
   Derive(EventKind::kDrift, std::move(reason), reference_->measured_ms);

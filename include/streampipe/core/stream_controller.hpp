@@ -348,7 +348,6 @@ class StreamController {
   EventKind pending_kind_ = EventKind::kInitial;
   std::string pending_reason_;
   double pending_ratio_ = 1.0;
-  int pending_old_n_ = 1;
   // The issue mode (SetSteadyState) changed while a re-measurement was pending: the coming
   // derivation re-derives from the model, whatever the measurement's shape.
   bool mode_changed_ = false;
