@@ -140,9 +140,13 @@ BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches)
 // the drift threshold) of the batch's time: the time that moved from one part to another, half
 // the sum of the parts' absolute differences. A change is judged by the batch time it moves,
 // the unit of the drift threshold itself: a part of a few microseconds that jitters by a third
-// moves a tiny batch by a few per cent (run 125), a kernel that doubles from a quarter of the
-// batch moves it by 20 %. False where either measurement has no positive time or items, or a
-// non-finite value.
+// moves a few per cent of a tiny batch (run 125); a kernel that doubles from a quarter of the
+// batch moves 15 % of it. One part changing by a factor k moves at most (sqrt(k) - 1) /
+// (sqrt(k) + 1) of the batch, so at 10 % a part that changes by less than about 1.49x (or
+// 0.67x) always passes, and a doubling passes where the part is under about 13 % or over about
+// 77 % of the batch: a change the optimum n hardly follows, which the exploration after the
+// derivation still finds. A tolerance of 1 or more passes everything. False where either
+// measurement has no positive time or items, or a non-finite value.
 bool SameWorkloadShape(const BatchObservation& before, const BatchObservation& now,
                        double tolerance);
 
