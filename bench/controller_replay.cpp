@@ -127,7 +127,9 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     // of earlier sessions keep their random sequences.)
     bool in_slow = s.slow_share > 0.0 && s.slow_run > 1.0 && unit(rng) < s.slow_share;
     int last = -1;
-    std::string visits;  // seed 0's plans, for --show: "n*k" runs of streamed (or explored: e) n
+    // Seed 0's plans of a configuration --show names: "n*k" runs of streamed (or explored: e) n.
+    const bool shown = seed == 0 && !s.show.empty() && r.name.find(s.show) != std::string::npos;
+    std::string visits;
     int run_n = 0, run_len = 0;
     bool run_explore = false;
     const auto flush = [&] {
@@ -137,7 +139,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     };
     for (int b = 0; b < s.batches + 2; ++b) {  // + the warm-up and the measurement
       const BatchPlan plan = c.Plan(kItems);
-      if (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore) {
+      if (shown && (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore)) {
         const bool explore = plan.kind == PlanKind::kExplore;
         if (plan.streams != run_n || explore != run_explore) {
           flush();
@@ -171,7 +173,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         } else {
           in_slow = in_slow ? unit(rng) >= leave : unit(rng) < enter;
         }
-        const double slow = s.slow_share > 0.0 && in_slow ? 1.0 + s.slow_by : 1.0;
+        const double slow = in_slow ? 1.0 + s.slow_by : 1.0;
         o.measured_ms = it->second->median_ms * jitter * slow;
         const bool cold = last != plan.streams;
         o.settled = !cold;
@@ -201,7 +203,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
       pe.push_back({n, p->median_ms, c.PredictMs(n, kItems), p->issue_ms,
                     1e3 * c.stream_overhead_ms()});
     }
-    if (seed == 0 && !s.show.empty() && r.name.find(s.show) != std::string::npos) {
+    if (shown) {
       // What the controller measured and predicts at the end of seed 0's run.
       std::printf("%s: n* %d, c %.2f us, s %.2f us\n", r.name.c_str(), c.streams(),
                   1e3 * c.stream_overhead_ms(), 1e3 * c.sub_chunk_cost_ms());

@@ -384,8 +384,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   }
   std::cerr << "    adaptive events (kind:old->new n@batch):" << events << "\n";
   // How well a non-streamed measurement repeats its parts here: their spread over the rounds'
-  // measurements, and how many pairs of them pass the drift rule's shape test at the default
-  // threshold (SameWorkloadShape; a pair that fails would re-derive from the model after a
+  // measurements, and how many pairs of them pass the drift rule's shape test at the adaptive
+  // run's threshold (SameWorkloadShape; a pair that fails would re-derive from the model after a
   // drift of this unchanged workload).
   {
     std::vector<BatchObservation> parts(th.size());
@@ -397,7 +397,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       parts[i].measured_ms = parts[i].components.total_ms();
     }
     int same = 0, pairs = 0;
-    const double threshold = DriftDetectorOptions{}.threshold;
+    const double threshold = ao.adaptive.detector.threshold;
     for (std::size_t i = 0; i < parts.size(); ++i) {
       for (std::size_t j = i + 1; j < parts.size(); ++j) {
         ++pairs;

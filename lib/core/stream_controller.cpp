@@ -1,8 +1,9 @@
 #include "streampipe/core/stream_controller.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -389,7 +390,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
 void StreamController::RequestRemeasure(std::string reason) {
   if (need_measure_ || measure_pending_) return;
   need_measure_ = true;
-  pending_kind_ = EventKind::kDrift;
   pending_reason_ = std::move(reason);
   pending_old_pred_ = level_;
   pending_ratio_ = detector_.samples() > 0 ? detector_.mean_ratio() : 1.0;
@@ -885,7 +885,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       return absl::OkStatus();
     case PlanKind::kMeasure: {
       const bool first = !reference_.has_value();
-      const std::optional<BatchObservation> previous = reference_;
+      std::optional<BatchObservation> previous;  // the one a re-measurement replaces
       if (plan.generation == kNoGeneration) {
         reference_ = obs;  // a measurement the user asked for: that batch alone
       } else {
@@ -893,7 +893,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         if (static_cast<int>(measures_.size()) < options_.measure_batches) {
           return absl::OkStatus();
         }
-        reference_ = MedianMeasurement(measures_);
+        previous = std::exchange(reference_, MedianMeasurement(measures_));
       }
       measures_.clear();
       measure_pending_ = false;
@@ -907,7 +907,8 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         pending_ratio_ = 1.0;
         Derive(EventKind::kDrift, "a measurement the caller asked for", obs.measured_ms);
       } else {
-        Derive(pending_kind_, pending_reason_, obs.measured_ms,
+        // A re-measurement the detector asked for (RequestRemeasure).
+        Derive(EventKind::kDrift, pending_reason_, obs.measured_ms,
                previous ? &*previous : nullptr);
       }
       return absl::OkStatus();

@@ -349,7 +349,6 @@ class StreamController {
   std::int64_t confirm_at_ = 0;
   std::int64_t star_samples_ = 0;  // samples taken at n* (whichever n it was), ever
   bool need_measure_ = false;
-  EventKind pending_kind_ = EventKind::kInitial;
   std::string pending_reason_;
   double pending_ratio_ = 1.0;
   // The issue mode (SetSteadyState) changed while a re-measurement was pending: the coming
