@@ -7,7 +7,9 @@
 //            degenerate frames, with the content-dependent global-atomics kernel (and the shared
 //            kernel): frames/s per half, non-streamed against adaptive, re-derivations.
 // Frames/s are from device time (CUDA events), so the host's frame generation is not counted.
-//   histogram_bench [sizes|s44|all] [--frames=N]
+//   histogram_bench [sizes|s44|all] [--frames=N] [--kernel=shared|shared-atomic]
+// --kernel picks the privatized kernel of `sizes` (and of s44's shared rows): shared merges in
+// thread-block clusters where the device can, shared-atomic with global atomics after a memset.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -42,6 +44,7 @@ using video::PixelFormat;
 DeviceTraits g_traits;
 std::int64_t g_frames = 2048;
 std::int64_t g_cont_batches = 1000;  // continuous runs: long enough to amortize start-up
+HistogramKernel g_shared = HistogramKernel::kShared;
 
 PipelineOptions Options(const FrameFormat& f, std::int64_t batch, HistogramKernel k) {
   PipelineOptions o;
@@ -123,8 +126,9 @@ class NullSink : public BatchSink {
 void Sizes() {
   constexpr std::int64_t kBatch = 64;
   std::printf("\n== frame sizes: gray frames, batches of %lld, %lld frames per measurement "
-              "(frames/s from device time)\n",
-              static_cast<long long>(kBatch), static_cast<long long>(g_frames));
+              "(frames/s from device time), kernel %s\n",
+              static_cast<long long>(kBatch), static_cast<long long>(g_frames),
+              HistogramKernelName(g_shared));
   std::printf("%-10s %9s %10s %10s %6s %10s %10s %12s %12s %8s\n", "size", "bound", "nonstream",
               "best_fixed", "n", "adaptive", "adapt_n", "cont_adapt", "cont_n=1", "cont/bnd");
   for (auto [w, h] : {std::pair{176, 144}, {352, 288}, {704, 576}, {1920, 1080}}) {
@@ -143,7 +147,7 @@ void Sizes() {
     }
     const HostBatch b{in.data(), out.data(), kBatch};
     const std::int64_t batches = g_frames / kBatch;
-    auto fixed = StreamPipeline::Create(Options(f, kBatch, HistogramKernel::kShared));
+    auto fixed = StreamPipeline::Create(Options(f, kBatch, g_shared));
     (void)SyncRun(*fixed, b, 5, 1);
     const double nonstream = SyncRun(*fixed, b, batches, 1);
     double best = 1e30;
@@ -156,13 +160,13 @@ void Sizes() {
         best_n = n;
       }
     }
-    auto adaptive = StreamPipeline::Create(Options(f, kBatch, HistogramKernel::kShared));
+    auto adaptive = StreamPipeline::Create(Options(f, kBatch, g_shared));
     const double adapt = SyncRun(*adaptive, b, batches, std::nullopt);
     // Continuous: 3 batches in flight.
     double cont[2] = {0, 0};
     int cont_n = 0;
     for (int mode = 0; mode < 2; ++mode) {
-      PipelineOptions o = Options(f, kBatch, HistogramKernel::kShared);
+      PipelineOptions o = Options(f, kBatch, g_shared);
       o.max_in_flight = 3;
       o.adaptive.steady_state = true;
       auto p = StreamPipeline::Create(o);
@@ -203,7 +207,7 @@ void Sizes() {
 void ContinuousDiagnostics() {
   constexpr std::int64_t kBatch = 64;
   const FrameFormat f{.width = 704, .height = 576, .format = PixelFormat::kGray8};
-  PipelineOptions o = Options(f, kBatch, HistogramKernel::kShared);
+  PipelineOptions o = Options(f, kBatch, g_shared);
   o.max_in_flight = 3;
   o.adaptive.steady_state = true;
   auto p = StreamPipeline::Create(o);
@@ -253,7 +257,7 @@ void Section44() {
       video::GenerateSyntheticFrame(so, i, f, all.span().subspan(i * f.item_bytes(), f.item_bytes()));
     }
     auto out = *PinnedBuffer<std::byte>::Create(kChunk * kHistogramBytes);
-    for (HistogramKernel k : {HistogramKernel::kGlobal, HistogramKernel::kShared}) {
+    for (HistogramKernel k : {HistogramKernel::kGlobal, g_shared}) {
       for (int mode = 0; mode < 2; ++mode) {
         auto p = StreamPipeline::Create(Options(f, kChunk, k));
         double half[2] = {0, 0};
@@ -294,6 +298,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--frames=", 9) == 0) {
       g_frames = std::atoll(argv[i] + 9);
+    } else if (std::strncmp(argv[i], "--kernel=", 9) == 0) {
+      absl::StatusOr<HistogramKernel> k = ParseHistogramKernel(argv[i] + 9);
+      if (!k.ok() || *k == HistogramKernel::kGlobal) {
+        std::cerr << "histogram_bench: --kernel: shared or shared-atomic, not '" << (argv[i] + 9)
+                  << "'\n";
+        return 64;
+      }
+      g_shared = *k;
     } else if (std::strncmp(argv[i], "--cont-batches=", 15) == 0) {
       g_cont_batches = std::atoll(argv[i] + 15);
     } else {

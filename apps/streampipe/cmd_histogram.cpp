@@ -225,7 +225,10 @@ int RunHistogram(const std::vector<std::string>& args) {
   fs.Add("seed", &seed, "synthetic: random seed");
   fs.Add("scene-length", &scene_length, "synthetic: frames per scene");
   fs.Add("batch-frames", &batch_frames, "frames per batch (the pipeline splits each batch)");
-  fs.Add("kernel", &kernel_name, "shared (privatized, the default) or global (per-pixel atomics)");
+  fs.Add("kernel", &kernel_name,
+         "shared (privatized, merged in thread-block clusters where the device can; the "
+         "default), shared-atomic (privatized, merged with global atomics after a memset) or "
+         "global (per-pixel atomics)");
   fs.Add("streams", &streams, "a fixed number of streams; 0: automatic");
   fs.Add("config", &config_path, "pipeline configuration file (docs/config.md)");
   fs.Add("trace", &trace_path, "write a Chrome trace (Perfetto) of the first batches");

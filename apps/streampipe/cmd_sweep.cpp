@@ -480,6 +480,7 @@ int RunSweep(const std::vector<std::string>& args) {
   std::string matmul_spec = "256,512,1024,2048";
   std::string frames_spec = "176x144,352x288,704x576,1920x1080";
   std::int64_t batch_frames = 64;
+  std::string histogram_kernel_name = "shared";
   Settings s;
   FlagSet fs(kCommand, "[flags]");
   fs.Add("grid", &grid,
@@ -503,6 +504,9 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("matmul-p", &matmul_spec, "matmul: p (m = 2p, n = p as in the paper)");
   fs.Add("frames", &frames_spec, "histogram: frame sizes WxH");
   fs.Add("batch-frames", &batch_frames, "histogram: frames per batch");
+  fs.Add("histogram-kernel", &histogram_kernel_name,
+         "histogram: shared (merged in thread-block clusters where the device can), "
+         "shared-atomic (merged with global atomics after a memset) or global");
   fs.Add("repetitions", &s.repetitions, "timed batches per point (medians)");
   fs.Add("per-visit", &s.per_visit,
          "timed batches per visit of an n in the rounds, each visit after one untimed batch (as "
@@ -578,6 +582,10 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   for (int v : *in24) {
     if (v < 1 || v > 23) return Fail(kCommand, kExitUsage, "--in-24ths: values in [1, 23]");
+  }
+  absl::StatusOr<HistogramKernel> histogram_kernel = ParseHistogramKernel(histogram_kernel_name);
+  if (!histogram_kernel.ok()) {
+    return Fail(kCommand, kExitUsage, AnnotateStatus(histogram_kernel.status(), "--histogram-kernel"));
   }
   std::vector<video::FrameFormat> frame_sizes;
   for (absl::string_view f : absl::StrSplit(frames_spec, ',')) {
@@ -670,7 +678,7 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   if (all || want.count("histogram")) {
     for (const video::FrameFormat& f : frame_sizes) {
-      absl::StatusOr<KernelLauncher> l = HistogramLauncher(f, HistogramKernel::kShared);
+      absl::StatusOr<KernelLauncher> l = HistogramLauncher(f, *histogram_kernel);
       if (!l.ok()) return Fail(kCommand, kExitUsage, l.status());
       for (const std::string& order : OrdersFor(s, false)) {
         configs.push_back({"histogram", "histogram", batch_frames,

@@ -1,3 +1,4 @@
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -6,30 +7,24 @@
 #include "absl/strings/str_cat.h"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/histogram.hpp"
+#include "histogram_internal.hpp"
 
 namespace streampipe {
 namespace {
 
 constexpr int kThreads = 256;
 constexpr int kPixelsPerThread = 32;  // work per thread before the block's merge
+constexpr unsigned kMaxClusterBlocks = 8;  // the portable cluster size
 
 __device__ __forceinline__ unsigned Gray(const unsigned char* p) {
   return (77u * p[0] + 150u * p[1] + 29u * p[2] + 128u) >> 8;
 }
 
-// Grid: x = blocks per frame, y = frame within the sub-chunk. Each block counts a contiguous
-// range of its frame's pixels into shared memory, then adds its 256 bins to the frame's
-// histogram (zeroed beforehand).
+// Counts pixels [begin, end) of one frame into the block's shared bins (zeroed, synchronized by
+// the caller).
 template <bool kRgb>
-__global__ void SharedHistogram(const unsigned char* __restrict__ in, unsigned* __restrict__ out,
-                                long long pixels) {
-  __shared__ unsigned bins[256];
-  for (int i = threadIdx.x; i < 256; i += blockDim.x) bins[i] = 0;
-  __syncthreads();
-  const unsigned char* frame = in + static_cast<long long>(blockIdx.y) * pixels * (kRgb ? 3 : 1);
-  const long long per_block = (pixels + gridDim.x - 1) / gridDim.x;
-  const long long begin = static_cast<long long>(blockIdx.x) * per_block;
-  const long long end = min(pixels, begin + per_block);
+__device__ __forceinline__ void CountRange(const unsigned char* __restrict__ frame, long long begin,
+                                           long long end, unsigned* bins) {
   if (!kRgb) {
     // Bytes: 4 at a time through an aligned middle part, single bytes at the edges.
     long long i = begin;
@@ -56,11 +51,61 @@ __global__ void SharedHistogram(const unsigned char* __restrict__ in, unsigned* 
       atomicAdd(&bins[Gray(frame + 3 * k)], 1u);
     }
   }
+}
+
+// Grid: x = blocks per frame, y = frame within the sub-chunk. Each block counts a contiguous
+// range of its frame's pixels into shared memory, then adds its 256 bins to the frame's
+// histogram (zeroed beforehand, by a memset the launcher issues).
+template <bool kRgb>
+__global__ void SharedHistogram(const unsigned char* __restrict__ in, unsigned* __restrict__ out,
+                                long long pixels) {
+  __shared__ unsigned bins[256];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) bins[i] = 0;
+  __syncthreads();
+  const unsigned char* frame = in + static_cast<long long>(blockIdx.y) * pixels * (kRgb ? 3 : 1);
+  const long long per_block = (pixels + gridDim.x - 1) / gridDim.x;
+  const long long begin = static_cast<long long>(blockIdx.x) * per_block;
+  CountRange<kRgb>(frame, begin, min(pixels, begin + per_block), bins);
   __syncthreads();
   unsigned* hist = out + static_cast<long long>(blockIdx.y) * 256;
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
     if (bins[b] != 0) atomicAdd(&hist[b], bins[b]);
   }
+}
+
+// Grid: x = the frame's blocks, one thread-block cluster (launched with cluster dimension
+// gridDim.x), y = frame. Each block counts its range into shared memory as above; then, after
+// the cluster's barrier, block r sums bin b over every block's shared memory (distributed
+// shared memory) for the bins b with b % gridDim.x == r and stores it. Every bin of the frame
+// is written exactly once, with a plain store: no zeroed output, so no memset to issue, and no
+// global atomics. The second barrier keeps each block's shared memory alive until the others
+// have read it. sm_90 and newer; the launcher takes this path only where the device launches
+// clusters (and the build has code for it).
+template <bool kRgb>
+__global__ void ClusterHistogram(const unsigned char* __restrict__ in, unsigned* __restrict__ out,
+                                 long long pixels) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  __shared__ unsigned bins[256];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) bins[i] = 0;
+  __syncthreads();
+  const unsigned char* frame = in + static_cast<long long>(blockIdx.y) * pixels * (kRgb ? 3 : 1);
+  const long long per_block = (pixels + gridDim.x - 1) / gridDim.x;
+  const long long begin = static_cast<long long>(blockIdx.x) * per_block;
+  CountRange<kRgb>(frame, begin, min(pixels, begin + per_block), bins);
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  const unsigned blocks = cluster.num_blocks();
+  const unsigned rank = cluster.block_rank();
+  unsigned* hist = out + static_cast<long long>(blockIdx.y) * 256;
+  for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) {
+    if (b % blocks != rank) continue;
+    unsigned sum = 0;
+    for (unsigned q = 0; q < blocks; ++q) sum += cluster.map_shared_rank(bins, q)[b];
+    hist[b] = sum;
+  }
+  cluster.sync();
+#endif
 }
 
 // One global atomic per pixel (content-dependent cost).
@@ -76,17 +121,154 @@ __global__ void GlobalHistogram(const unsigned char* __restrict__ in, unsigned* 
   }
 }
 
+
+using histogram_internal::ClusterShape;
+
+template <bool kRgb>
+cudaLaunchConfig_t ClusterConfig(const ClusterShape& c, unsigned frames, cudaStream_t stream,
+                                 cudaLaunchAttribute* attr) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(c.blocks, frames);
+  config.blockDim = dim3(c.threads);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = c.blocks;
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  config.attrs = attr;
+  config.numAttrs = 1;
+  return config;
+}
+
+// Whether the current device launches ClusterHistogram<kRgb> in shape c: it launches clusters,
+// this build has sm_90+ code for the kernel (PTX of an older architecture would compile it
+// empty), and at least one such cluster fits on the device.
+template <bool kRgb>
+bool ClusterPathRuns(const ClusterShape& c) {
+  if (c.blocks < 1 || c.blocks > 16 || c.threads < 32 || c.threads > 1024 || c.threads % 32 != 0) {
+    return false;
+  }
+  int device = 0;
+  int cluster_launch = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&cluster_launch, cudaDevAttrClusterLaunch, device) != cudaSuccess ||
+      cluster_launch == 0) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  cudaFuncAttributes attrs = {};
+  if (cudaFuncGetAttributes(&attrs, ClusterHistogram<kRgb>) != cudaSuccess ||
+      attrs.binaryVersion < 90 || attrs.ptxVersion < 90 ||
+      attrs.maxThreadsPerBlock < static_cast<int>(c.threads)) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  if (c.blocks > kMaxClusterBlocks &&
+      cudaFuncSetAttribute(ClusterHistogram<kRgb>, cudaFuncAttributeNonPortableClusterSizeAllowed,
+                           1) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t config = ClusterConfig<kRgb>(c, 1, nullptr, &attr);
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, ClusterHistogram<kRgb>, &config) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return clusters > 0;
+}
+
 }  // namespace
 
 absl::StatusOr<HistogramKernel> ParseHistogramKernel(std::string_view name) {
   if (name == "shared") return HistogramKernel::kShared;
+  if (name == "shared-atomic") return HistogramKernel::kSharedAtomic;
   if (name == "global") return HistogramKernel::kGlobal;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown histogram kernel '", std::string(name), "'; valid: shared, global"));
+  return absl::InvalidArgumentError(absl::StrCat("unknown histogram kernel '", std::string(name),
+                                                 "'; valid: shared, shared-atomic, global"));
 }
 
 const char* HistogramKernelName(HistogramKernel kernel) {
-  return kernel == HistogramKernel::kShared ? "shared" : "global";
+  switch (kernel) {
+    case HistogramKernel::kShared:
+      return "shared";
+    case HistogramKernel::kSharedAtomic:
+      return "shared-atomic";
+    case HistogramKernel::kGlobal:
+      return "global";
+  }
+  return "unknown";
+}
+
+namespace histogram_internal {
+
+ClusterShape DefaultClusterShape(long long pixels) {
+  const long long wanted = pixels / (static_cast<long long>(kThreads) * kPixelsPerThread);
+  ClusterShape c;
+  if (wanted <= kMaxClusterBlocks) {
+    c.blocks = static_cast<unsigned>(std::max<long long>(1, wanted));
+    return c;
+  }
+  // About kPixelsPerThread a thread over the cluster, rounded down to a power of two and at most
+  // 1024: the shapes measured fastest in run 132 (bench/histogram_shapes) at 176x144-1920x1080.
+  c.blocks = kMaxClusterBlocks;
+  const long long threads = wanted * kThreads / kMaxClusterBlocks;
+  c.threads = kThreads;
+  while (c.threads < 1024 && 2LL * c.threads <= threads) c.threads *= 2;
+  return c;
+}
+
+bool ClusterShapeRuns(const video::FrameFormat& format, const ClusterShape& c) {
+  return format.format == video::PixelFormat::kRgb24 ? ClusterPathRuns<true>(c)
+                                                     : ClusterPathRuns<false>(c);
+}
+
+absl::StatusOr<KernelLauncher> ClusterLauncher(const video::FrameFormat& format,
+                                               const ClusterShape& c) {
+  const long long pixels = static_cast<long long>(format.pixels());
+  if (pixels <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot histogram frames of ",
+                                                   format.width, "x", format.height));
+  }
+  if (!ClusterShapeRuns(format, c)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the current device cannot launch the histogram's cluster merge in ",
+                     c.blocks, " blocks of ", c.threads, " threads"));
+  }
+  const bool rgb = format.format == video::PixelFormat::kRgb24;
+  return KernelLauncher([pixels, rgb, c](const LaunchArgs& a) -> absl::Status {
+    const unsigned char* in = static_cast<const unsigned char*>(a.in);
+    unsigned* out = static_cast<unsigned*>(a.out);
+    // gridDim.y is at most 65535 frames: launch in slices.
+    for (std::int64_t first = 0; first < a.num_items; first += 65535) {
+      const unsigned frames =
+          static_cast<unsigned>(std::min<std::int64_t>(65535, a.num_items - first));
+      const unsigned char* fin = in + first * pixels * (rgb ? 3 : 1);
+      unsigned* fout = out + first * 256;
+      cudaLaunchAttribute attr;
+      if (rgb) {
+        const cudaLaunchConfig_t config = ClusterConfig<true>(c, frames, a.stream, &attr);
+        STREAMPIPE_CUDA_RETURN_IF_ERROR(
+            cudaLaunchKernelEx(&config, ClusterHistogram<true>, fin, fout, pixels));
+      } else {
+        const cudaLaunchConfig_t config = ClusterConfig<false>(c, frames, a.stream, &attr);
+        STREAMPIPE_CUDA_RETURN_IF_ERROR(
+            cudaLaunchKernelEx(&config, ClusterHistogram<false>, fin, fout, pixels));
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace histogram_internal
+
+bool HistogramMergesInClusters(const video::FrameFormat& format) {
+  const long long pixels = static_cast<long long>(format.pixels());
+  if (pixels <= 0) return false;
+  return histogram_internal::ClusterShapeRuns(format,
+                                              histogram_internal::DefaultClusterShape(pixels));
 }
 
 absl::StatusOr<KernelLauncher> HistogramLauncher(const video::FrameFormat& format,
@@ -97,10 +279,15 @@ absl::StatusOr<KernelLauncher> HistogramLauncher(const video::FrameFormat& forma
                                                    format.width, "x", format.height));
   }
   const bool rgb = format.format == video::PixelFormat::kRgb24;
+  if (kernel == HistogramKernel::kShared && HistogramMergesInClusters(format)) {
+    return histogram_internal::ClusterLauncher(format,
+                                               histogram_internal::DefaultClusterShape(pixels));
+  }
   // Blocks per frame: enough work per thread to amortise the merge, at least one.
   const long long per_frame = std::clamp<long long>(
       pixels / (static_cast<long long>(kThreads) * kPixelsPerThread), 1, 1024);
-  return KernelLauncher([pixels, rgb, kernel, per_frame](const LaunchArgs& a) -> absl::Status {
+  const bool global = kernel == HistogramKernel::kGlobal;
+  return KernelLauncher([pixels, rgb, global, per_frame](const LaunchArgs& a) -> absl::Status {
     STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(a.out, 0, a.num_items * kHistogramBytes,
                                                     a.stream));
     const unsigned char* in = static_cast<const unsigned char*>(a.in);
@@ -111,7 +298,7 @@ absl::StatusOr<KernelLauncher> HistogramLauncher(const video::FrameFormat& forma
       const unsigned char* fin = in + first * pixels * (rgb ? 3 : 1);
       unsigned* fout = out + first * 256;
       const dim3 grid(static_cast<unsigned>(per_frame), frames);
-      if (kernel == HistogramKernel::kShared) {
+      if (!global) {
         if (rgb) {
           SharedHistogram<true><<<grid, kThreads, 0, a.stream>>>(fin, fout, pixels);
         } else {

@@ -1,14 +1,19 @@
 // The GPU histogram kernels through the pipeline against the CPU reference: random frames of
-// odd sizes, gray/luma and RGB, degenerate frames, both kernels, several n.
+// odd sizes, gray/luma and RGB, degenerate frames, every kernel, several n. The sizes cover the
+// cluster merge's shapes: 1, 3, 5, 7 and 8 blocks a frame, 256 to 1024 threads a block.
 #include "streampipe/cuda/histogram.hpp"
+
+#include <cuda_runtime.h>
 
 #include <cstring>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "gpu_test_util.hpp"
+#include "histogram_internal.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/resource_counts.hpp"
 #include "streampipe/video/histogram_cpu.hpp"
@@ -24,9 +29,16 @@ class HistogramGpuTest : public ::testing::Test {
   void SetUp() override { STREAMPIPE_REQUIRE_GPU(); }
 };
 
+constexpr HistogramKernel kKernels[] = {HistogramKernel::kShared, HistogramKernel::kSharedAtomic,
+                                        HistogramKernel::kGlobal};
+
 void Check(const FrameFormat& f, HistogramKernel kernel, std::int64_t frames, bool degenerate,
            std::mt19937_64& rng) {
   std::vector<std::byte> in(frames * f.item_bytes());
+  // Other frames, run before each checked batch, leave the device's output buffer holding other
+  // histograms: a bin the kernel does not write shows as a mismatch.
+  std::vector<std::byte> other(in.size());
+  for (std::byte& b : other) b = static_cast<std::byte>(rng() & 0x0f);
   if (degenerate) {
     for (std::int64_t i = 0; i < frames; ++i) {
       std::memset(in.data() + i * f.item_bytes(), static_cast<int>(rng() & 0xff), f.item_bytes());
@@ -50,7 +62,10 @@ void Check(const FrameFormat& f, HistogramKernel kernel, std::int64_t frames, bo
   std::vector<video::Histogram> out(static_cast<std::size_t>(frames));
   for (int n : {1, 3, static_cast<int>(std::min<std::int64_t>(8, frames))}) {
     testing::Poison(out.data(), out.size() * sizeof(video::Histogram));
-    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), frames}, n);
+    absl::StatusOr<BatchStats> st = p->Run({other.data(), out.data(), frames}, n);
+    ASSERT_TRUE(st.ok()) << st.status();
+    testing::Poison(out.data(), out.size() * sizeof(video::Histogram));
+    st = p->Run({in.data(), out.data(), frames}, n);
     ASSERT_TRUE(st.ok()) << st.status();
     for (std::int64_t i = 0; i < frames; ++i) {
       ASSERT_EQ(out[i], ref[i]) << video::FrameFormatToString(f) << " "
@@ -68,9 +83,12 @@ TEST_F(HistogramGpuTest, RandomFramesOfOddSizesMatchTheCpu) {
       {.width = 351, .height = 287, .format = PixelFormat::kGray8},
       {.width = 65, .height = 31, .format = PixelFormat::kRgb24},
       {.width = 704, .height = 576, .format = PixelFormat::kRgb24},
+      {.width = 256, .height = 161, .format = PixelFormat::kGray8},  // 5 blocks a frame
+      {.width = 239, .height = 241, .format = PixelFormat::kRgb24},  // 7 blocks a frame
+      {.width = 1920, .height = 1080, .format = PixelFormat::kGray8},  // 8 of 1024 threads
   };
   for (const FrameFormat& f : formats) {
-    for (HistogramKernel k : {HistogramKernel::kShared, HistogramKernel::kGlobal}) {
+    for (HistogramKernel k : kKernels) {
       Check(f, k, 13, false, rng);
     }
   }
@@ -79,15 +97,56 @@ TEST_F(HistogramGpuTest, RandomFramesOfOddSizesMatchTheCpu) {
 TEST_F(HistogramGpuTest, DegenerateFramesMatchTheCpu) {
   auto rng = testing::TestRng();
   const FrameFormat f{.width = 704, .height = 576, .format = PixelFormat::kGray8};
-  for (HistogramKernel k : {HistogramKernel::kShared, HistogramKernel::kGlobal}) {
+  for (HistogramKernel k : kKernels) {
     Check(f, k, 16, true, rng);
+  }
+}
+
+// On a device that launches clusters (the H100), kShared takes the cluster merge, so the tests
+// above check it; elsewhere they check its fallback twice.
+TEST_F(HistogramGpuTest, SharedKernelMergesInClustersWhereTheDeviceCan) {
+  int device = 0;
+  int cluster_launch = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&cluster_launch, cudaDevAttrClusterLaunch, device), cudaSuccess);
+  for (const FrameFormat& f : {FrameFormat{.width = 1, .height = 1, .format = PixelFormat::kMono},
+                               FrameFormat{.width = 176, .height = 144},
+                               FrameFormat{.width = 704, .height = 576, .format = PixelFormat::kRgb24},
+                               FrameFormat{.width = 3840, .height = 2160}}) {
+    EXPECT_EQ(HistogramMergesInClusters(f), cluster_launch != 0) << video::FrameFormatToString(f);
+  }
+  EXPECT_FALSE(HistogramMergesInClusters({.width = 0, .height = 5}));
+}
+
+// The cluster merge's shape (no device needed): one block per 8192 pixels up to the portable 8,
+// then wider blocks in powers of two up to 1024 threads (run 132's fastest shapes).
+TEST(HistogramClusterShapeTest, FollowsTheFrameSize) {
+  struct Case {
+    long long pixels;
+    unsigned blocks, threads;
+  };
+  for (const Case& c : {Case{1, 1, 256}, Case{8191, 1, 256}, Case{176 * 144, 3, 256},
+                        Case{8 * 8192, 8, 256}, Case{352 * 288, 8, 256}, Case{16 * 8192, 8, 512},
+                        Case{704 * 576, 8, 1024}, Case{1920 * 1080, 8, 1024},
+                        Case{3840LL * 2160, 8, 1024}}) {
+    const histogram_internal::ClusterShape s = histogram_internal::DefaultClusterShape(c.pixels);
+    EXPECT_EQ(s.blocks, c.blocks) << c.pixels;
+    EXPECT_EQ(s.threads, c.threads) << c.pixels;
   }
 }
 
 TEST_F(HistogramGpuTest, BadFormatIsRejected) {
   EXPECT_FALSE(HistogramLauncher({.width = 0, .height = 5}, HistogramKernel::kShared).ok());
-  EXPECT_TRUE(ParseHistogramKernel("global").ok());
-  EXPECT_FALSE(ParseHistogramKernel("private").ok());
+  EXPECT_FALSE(HistogramLauncher({.width = 0, .height = 5}, HistogramKernel::kSharedAtomic).ok());
+  for (HistogramKernel k : kKernels) {
+    absl::StatusOr<HistogramKernel> parsed = ParseHistogramKernel(HistogramKernelName(k));
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(*parsed, k);
+  }
+  absl::StatusOr<HistogramKernel> bad = ParseHistogramKernel("private");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("'private'"), std::string_view::npos) << bad.status();
+  EXPECT_NE(bad.status().message().find("shared-atomic"), std::string_view::npos) << bad.status();
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 //
 //   auto start = streampipe::TimedEvent::Create();  auto end = ...;
 //   start->Record(stream); ...; end->Record(stream);
-//   absl::StatusOr<float> ms = streampipe::ElapsedMs(*start, *end);   // waits for `end`
+//   end->Wait(timeout);  // ElapsedMs does not wait: both events must have completed
+//   absl::StatusOr<float> ms = streampipe::ElapsedMs(*start, *end);
 #ifndef STREAMPIPE_CUDA_EVENT_HPP_
 #define STREAMPIPE_CUDA_EVENT_HPP_
 
