@@ -1,15 +1,11 @@
 # Run 133 (session 22): the final histogram (kShared merged in clusters, the shape rule of run
-# 132): every GPU test; histogram_shapes; histogram_bench sizes with each kernel; the histogram
-# grid with each kernel, three sweeps a side alternating; two full sweeps (the whole grid, run
+# 132): every GPU test; histogram_shapes; the histogram grid with each kernel, three sweeps a side alternating; two full sweeps (the whole grid, run
 # 117's profile) of the final code.
 # `bash docs/evidence/run133/run.sh`
 cd .device && . ./env.sh && cd .. && R=/tmp/run133 && rm -rf $R && mkdir -p $R && nvidia-smi > $R/gpu.txt
 SECONDS=0
 timeout 170 .device/run-gpu-tests $R/gpu-tests > $R/gpu-tests.txt 2>&1; echo "gpu tests rc=$? ${SECONDS}s"; cat $R/gpu-tests.txt; rm -f $R/gpu-tests/*.xml
 timeout 60 .device/bin/histogram_shapes > $R/shapes.txt 2>&1; echo "shapes rc=$? ${SECONDS}s"; grep -E "^==|shared" $R/shapes.txt
-for kern in shared shared-atomic; do
-  timeout 60 .device/bin/histogram_bench sizes --kernel=$kern --cont-batches=300 > $R/bench-$kern.txt 2>&1; echo "bench $kern rc=$? ${SECONDS}s"
-done
 P=docs/evidence/run117/h100.toml
 for k in 1 2 3; do
   for s in a b; do
