@@ -1,6 +1,6 @@
 # Run 133 (session 22): the final histogram (kShared merged in clusters, the shape rule of run
-# 132): every GPU test; histogram_shapes; the histogram grid with each kernel, three sweeps a side alternating; two full sweeps (the whole grid, run
-# 117's profile) of the final code.
+# 132): every GPU test; histogram_shapes; the histogram grid with each kernel, three sweeps a
+# side alternating; two full sweeps (the whole grid, run 117's profile) of the final code.
 # `bash docs/evidence/run133/run.sh`
 cd .device && . ./env.sh && cd .. && R=/tmp/run133 && rm -rf $R && mkdir -p $R && nvidia-smi > $R/gpu.txt
 SECONDS=0
