@@ -127,6 +127,15 @@ TEST(AdviseCliTest, SweepBoundsItsAdaptiveRetries) {
   }
 }
 
+TEST(AdviseCliTest, SweepNamesAnUnknownHistogramKernel) {
+  CommandResult r = RunCommand(kBin + " sweep --histogram-kernel=private");
+  EXPECT_EQ(r.exit_code, 64);
+  EXPECT_NE(r.err.find("--histogram-kernel: unknown histogram kernel 'private'; valid: shared, "
+                       "shared-atomic, global"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(AdviseCliTest, SweepSaysWhenItCannotWriteItsAdaptiveTrace) {
   // Checked before the GPU is looked for: the same answer with and without one.
   CommandResult r = RunCommand(kBin + " sweep --adaptive-trace=/nonexistent-dir/trace.csv");
