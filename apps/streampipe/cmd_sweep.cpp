@@ -585,7 +585,8 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   absl::StatusOr<HistogramKernel> histogram_kernel = ParseHistogramKernel(histogram_kernel_name);
   if (!histogram_kernel.ok()) {
-    return Fail(kCommand, kExitUsage, AnnotateStatus(histogram_kernel.status(), "--histogram-kernel"));
+    return Fail(kCommand, kExitUsage,
+                AnnotateStatus(histogram_kernel.status(), "--histogram-kernel"));
   }
   std::vector<video::FrameFormat> frame_sizes;
   for (absl::string_view f : absl::StrSplit(frames_spec, ',')) {
@@ -680,6 +681,13 @@ int RunSweep(const std::vector<std::string>& args) {
     for (const video::FrameFormat& f : frame_sizes) {
       absl::StatusOr<KernelLauncher> l = HistogramLauncher(f, *histogram_kernel);
       if (!l.ok()) return Fail(kCommand, kExitUsage, l.status());
+      std::cerr << "streampipe sweep: histogram " << video::FrameFormatToString(f) << ": kernel "
+                << HistogramKernelName(*histogram_kernel)
+                << (*histogram_kernel == HistogramKernel::kShared
+                        ? (HistogramMergesInClusters(f) ? ", merged in clusters"
+                                                        : ", merged with global atomics")
+                        : "")
+                << "\n";
       for (const std::string& order : OrdersFor(s, false)) {
         configs.push_back({"histogram", "histogram", batch_frames,
                            static_cast<std::int64_t>(f.item_bytes()),

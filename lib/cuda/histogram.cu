@@ -74,9 +74,10 @@ __global__ void SharedHistogram(const unsigned char* __restrict__ in, unsigned* 
 }
 
 // Grid: x = the frame's blocks, one thread-block cluster (launched with cluster dimension
-// gridDim.x), y = frame. Each block counts its range into shared memory as above; then, after
-// the cluster's barrier, block r sums bin b over every block's shared memory (distributed
-// shared memory) for the bins b with b % gridDim.x == r and stores it. Every bin of the frame
+// gridDim.x; one block a frame is a plain launch, each block a cluster of one), y = frame. Each
+// block counts its range into shared memory as above; then, after the cluster's barrier, block
+// r sums bin b over every block's shared memory (distributed shared memory) for the bins
+// b = r, r + gridDim.x, ... and stores it. Every bin of the frame
 // is written exactly once, with a plain store: no zeroed output, so no memset to issue, and no
 // global atomics. The second barrier keeps each block's shared memory alive until the others
 // have read it. sm_90 and newer; the launcher takes this path only where the device launches
@@ -98,8 +99,7 @@ __global__ void ClusterHistogram(const unsigned char* __restrict__ in, unsigned*
   const unsigned blocks = cluster.num_blocks();
   const unsigned rank = cluster.block_rank();
   unsigned* hist = out + static_cast<long long>(blockIdx.y) * 256;
-  for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) {
-    if (b % blocks != rank) continue;
+  for (unsigned b = rank + threadIdx.x * blocks; b < 256; b += blockDim.x * blocks) {
     unsigned sum = 0;
     for (unsigned q = 0; q < blocks; ++q) sum += cluster.map_shared_rank(bins, q)[b];
     hist[b] = sum;
@@ -137,7 +137,8 @@ cudaLaunchConfig_t ClusterConfig(const ClusterShape& c, unsigned frames, cudaStr
   attr->val.clusterDim.y = 1;
   attr->val.clusterDim.z = 1;
   config.attrs = attr;
-  config.numAttrs = 1;
+  // One block a frame: a plain launch, whose blocks are clusters of one (no cluster scheduling).
+  config.numAttrs = c.blocks > 1 ? 1 : 0;
   return config;
 }
 
@@ -170,6 +171,7 @@ bool ClusterPathRuns(const ClusterShape& c) {
     (void)cudaGetLastError();
     return false;
   }
+  if (c.blocks == 1) return true;
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t config = ClusterConfig<kRgb>(c, 1, nullptr, &attr);
   int clusters = 0;
@@ -207,12 +209,20 @@ namespace histogram_internal {
 ClusterShape DefaultClusterShape(long long pixels) {
   const long long wanted = pixels / (static_cast<long long>(kThreads) * kPixelsPerThread);
   ClusterShape c;
+  if (wanted <= 4) {
+    // One block a frame, a plain launch: its threads in a power of two from 256 up to 1024
+    // (176x144: 1 x 1024 measured 9.3 us for 64 frames against 10.3 as a cluster of 3 x 256,
+    // run 134).
+    while (c.threads < 1024 && c.threads < wanted * kThreads) c.threads *= 2;
+    return c;
+  }
   if (wanted <= kMaxClusterBlocks) {
-    c.blocks = static_cast<unsigned>(std::max<long long>(1, wanted));
+    c.blocks = static_cast<unsigned>(wanted);
     return c;
   }
   // About kPixelsPerThread a thread over the cluster, rounded down to a power of two and at most
-  // 1024: the shapes measured fastest in run 132 (bench/histogram_shapes) at 176x144-1920x1080.
+  // 1024: among the fastest shapes of runs 132 and 134 (bench/histogram_shapes), 352x288 to
+  // 1920x1080.
   c.blocks = kMaxClusterBlocks;
   const long long threads = wanted * kThreads / kMaxClusterBlocks;
   c.threads = kThreads;
@@ -294,7 +304,8 @@ absl::StatusOr<KernelLauncher> HistogramLauncher(const video::FrameFormat& forma
     unsigned* out = static_cast<unsigned*>(a.out);
     // gridDim.y is at most 65535 frames: launch in slices.
     for (std::int64_t first = 0; first < a.num_items; first += 65535) {
-      const unsigned frames = static_cast<unsigned>(std::min<std::int64_t>(65535, a.num_items - first));
+      const unsigned frames =
+          static_cast<unsigned>(std::min<std::int64_t>(65535, a.num_items - first));
       const unsigned char* fin = in + first * pixels * (rgb ? 3 : 1);
       unsigned* fout = out + first * 256;
       const dim3 grid(static_cast<unsigned>(per_frame), frames);

@@ -22,8 +22,8 @@ ClusterShape DefaultClusterShape(long long pixels);
 // Whether the current device launches the cluster kernel in shape `c` for this pixel format.
 bool ClusterShapeRuns(const video::FrameFormat& format, const ClusterShape& c);
 
-// The cluster-merge launcher in shape `c`; InvalidArgument for a bad format or shape,
-// FailedPrecondition where the current device cannot launch it.
+// The cluster-merge launcher in shape `c`; InvalidArgument for a bad format,
+// FailedPrecondition for a shape out of range or one the current device cannot launch.
 absl::StatusOr<KernelLauncher> ClusterLauncher(const video::FrameFormat& format,
                                                const ClusterShape& c);
 

@@ -1,6 +1,7 @@
 // The GPU histogram kernels through the pipeline against the CPU reference: random frames of
 // odd sizes, gray/luma and RGB, degenerate frames, every kernel, several n. The sizes cover the
-// cluster merge's shapes: 1, 3, 5, 7 and 8 blocks a frame, 256 to 1024 threads a block.
+// cluster merge's shapes: one block a frame of 256 and 1024 threads (plain launches), clusters
+// of 5, 7 and 8 blocks, 256 to 1024 threads a block.
 #include "streampipe/cuda/histogram.hpp"
 
 #include <cuda_runtime.h>
@@ -38,7 +39,7 @@ void Check(const FrameFormat& f, HistogramKernel kernel, std::int64_t frames, bo
   // Other frames, run before each checked batch, leave the device's output buffer holding other
   // histograms: a bin the kernel does not write shows as a mismatch.
   std::vector<std::byte> other(in.size());
-  for (std::byte& b : other) b = static_cast<std::byte>(rng() & 0x0f);
+  for (std::byte& b : other) b = static_cast<std::byte>(rng());
   if (degenerate) {
     for (std::int64_t i = 0; i < frames; ++i) {
       std::memset(in.data() + i * f.item_bytes(), static_cast<int>(rng() & 0xff), f.item_bytes());
@@ -102,6 +103,59 @@ TEST_F(HistogramGpuTest, DegenerateFramesMatchTheCpu) {
   }
 }
 
+// What a launcher enqueues for `items` frames, captured into a graph: its nodes' types.
+std::vector<cudaGraphNodeType> CapturedNodes(const KernelLauncher& launch, std::int64_t items,
+                                             const FrameFormat& f) {
+  void* in = nullptr;
+  void* out = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaGraph_t graph = nullptr;
+  std::vector<cudaGraphNodeType> types;
+  EXPECT_EQ(cudaMalloc(&in, items * f.item_bytes()), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&out, items * kHistogramBytes), cudaSuccess);
+  EXPECT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  EXPECT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  const absl::Status st = launch({.in = in, .out = out, .first_item = 0, .num_items = items,
+                                  .stream = stream});
+  EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  EXPECT_TRUE(st.ok()) << st;
+  std::size_t count = 0;
+  if (graph != nullptr && cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess) {
+    std::vector<cudaGraphNode_t> nodes(count);
+    EXPECT_EQ(cudaGraphGetNodes(graph, nodes.data(), &count), cudaSuccess);
+    for (cudaGraphNode_t n : nodes) {
+      cudaGraphNodeType t{};
+      EXPECT_EQ(cudaGraphNodeGetType(n, &t), cudaSuccess);
+      types.push_back(t);
+    }
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  }
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(in), cudaSuccess);
+  EXPECT_EQ(cudaFree(out), cudaSuccess);
+  return types;
+}
+
+// Where the device launches clusters, kShared enqueues one kernel and nothing else (no memset),
+// whatever the shape; kSharedAtomic a memset and a kernel.
+TEST_F(HistogramGpuTest, SharedKernelIssuesOnlyItsKernelWhereClustersMerge) {
+  for (const FrameFormat& f : {FrameFormat{.width = 176, .height = 144},
+                               FrameFormat{.width = 256, .height = 161},
+                               FrameFormat{.width = 704, .height = 576}}) {
+    absl::StatusOr<KernelLauncher> shared = HistogramLauncher(f, HistogramKernel::kShared);
+    absl::StatusOr<KernelLauncher> atomic = HistogramLauncher(f, HistogramKernel::kSharedAtomic);
+    ASSERT_TRUE(shared.ok() && atomic.ok());
+    const std::vector<cudaGraphNodeType> a = CapturedNodes(*atomic, 16, f);
+    EXPECT_EQ(a, (std::vector<cudaGraphNodeType>{cudaGraphNodeTypeMemset,
+                                                 cudaGraphNodeTypeKernel}))
+        << video::FrameFormatToString(f);
+    if (!HistogramMergesInClusters(f)) continue;
+    EXPECT_EQ(CapturedNodes(*shared, 16, f),
+              std::vector<cudaGraphNodeType>{cudaGraphNodeTypeKernel})
+        << video::FrameFormatToString(f);
+  }
+}
+
 // On a device that launches clusters (the H100), kShared takes the cluster merge, so the tests
 // above check it; elsewhere they check its fallback twice.
 TEST_F(HistogramGpuTest, SharedKernelMergesInClustersWhereTheDeviceCan) {
@@ -111,22 +165,26 @@ TEST_F(HistogramGpuTest, SharedKernelMergesInClustersWhereTheDeviceCan) {
   ASSERT_EQ(cudaDeviceGetAttribute(&cluster_launch, cudaDevAttrClusterLaunch, device), cudaSuccess);
   for (const FrameFormat& f : {FrameFormat{.width = 1, .height = 1, .format = PixelFormat::kMono},
                                FrameFormat{.width = 176, .height = 144},
-                               FrameFormat{.width = 704, .height = 576, .format = PixelFormat::kRgb24},
+                               FrameFormat{.width = 704, .height = 576,
+                                           .format = PixelFormat::kRgb24},
                                FrameFormat{.width = 3840, .height = 2160}}) {
     EXPECT_EQ(HistogramMergesInClusters(f), cluster_launch != 0) << video::FrameFormatToString(f);
   }
   EXPECT_FALSE(HistogramMergesInClusters({.width = 0, .height = 5}));
 }
 
-// The cluster merge's shape (no device needed): one block per 8192 pixels up to the portable 8,
-// then wider blocks in powers of two up to 1024 threads (run 132's fastest shapes).
+// The cluster merge's shape (no device needed): up to 4 x 8192 pixels one block (256-1024
+// threads), then one block per 8192 pixels up to the portable 8, then wider blocks in powers of
+// two up to 1024 threads (runs 132 and 134's fastest shapes).
 TEST(HistogramClusterShapeTest, FollowsTheFrameSize) {
   struct Case {
     long long pixels;
     unsigned blocks, threads;
   };
-  for (const Case& c : {Case{1, 1, 256}, Case{8191, 1, 256}, Case{176 * 144, 3, 256},
-                        Case{8 * 8192, 8, 256}, Case{352 * 288, 8, 256}, Case{16 * 8192, 8, 512},
+  for (const Case& c : {Case{1, 1, 256}, Case{8191, 1, 256}, Case{2 * 8192, 1, 512},
+                        Case{176 * 144, 1, 1024}, Case{5 * 8192 - 1, 1, 1024},
+                        Case{5 * 8192, 5, 256}, Case{8 * 8192, 8, 256}, Case{352 * 288, 8, 256},
+                        Case{16 * 8192, 8, 512},
                         Case{704 * 576, 8, 1024}, Case{1920 * 1080, 8, 1024},
                         Case{3840LL * 2160, 8, 1024}}) {
     const histogram_internal::ClusterShape s = histogram_internal::DefaultClusterShape(c.pixels);

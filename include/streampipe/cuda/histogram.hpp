@@ -9,8 +9,9 @@
 //  - kShared: a shared-memory privatized histogram per block; cost nearly independent of
 //    content. Where the device launches thread-block clusters (sm_90 and newer, and a build with
 //    code for them), a frame's blocks (at most 8) form one cluster and merge their bins through
-//    distributed shared memory, each bin stored once: the launcher issues nothing but the
-//    kernel. Elsewhere it is kSharedAtomic.
+//    distributed shared memory, each bin stored once (frames up to 32768 pixels: one block a
+//    frame, stored directly): the launcher issues nothing but the kernel. Elsewhere it is
+//    kSharedAtomic.
 //  - kSharedAtomic: the same count, merged into the frame's histogram with one global atomic
 //    per bin, into an output the launcher zeroes first with cudaMemsetAsync (1 KiB a frame).
 //    That memset costs the host 1.4-1.8 us a call up to 4 KiB and 4-6 us from 5 KiB (run 122),
@@ -19,7 +20,7 @@
 //    value serialize on one address, so the cost depends on content the way the 2012 paper's
 //    did (section 4.4).
 // rgb24 frames are converted to gray on the GPU as video::RgbToGray does (section 4.3).
-// Both are exact for any frame size (odd widths too).
+// Every kernel is exact for any frame size (odd widths too).
 #ifndef STREAMPIPE_CUDA_HISTOGRAM_HPP_
 #define STREAMPIPE_CUDA_HISTOGRAM_HPP_
 
