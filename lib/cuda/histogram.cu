@@ -77,11 +77,11 @@ __global__ void SharedHistogram(const unsigned char* __restrict__ in, unsigned* 
 // gridDim.x; one block a frame is a plain launch, each block a cluster of one), y = frame. Each
 // block counts its range into shared memory as above; then, after the cluster's barrier, block
 // r sums bin b over every block's shared memory (distributed shared memory) for the bins
-// b = r, r + gridDim.x, ... and stores it. Every bin of the frame
-// is written exactly once, with a plain store: no zeroed output, so no memset to issue, and no
-// global atomics. The second barrier keeps each block's shared memory alive until the others
-// have read it. sm_90 and newer; the launcher takes this path only where the device launches
-// clusters (and the build has code for it).
+// b = r, r + gridDim.x, ... and stores it. Every bin of the frame is written exactly once, with a
+// plain store: no zeroed output, so no memset to issue, and no global atomics. The second
+// barrier keeps each block's shared memory alive until the others have read it. sm_90 and newer;
+// the launcher takes this path only where the device launches clusters (and the build has code
+// for it).
 template <bool kRgb>
 __global__ void ClusterHistogram(const unsigned char* __restrict__ in, unsigned* __restrict__ out,
                                  long long pixels) {
@@ -121,7 +121,6 @@ __global__ void GlobalHistogram(const unsigned char* __restrict__ in, unsigned* 
   }
 }
 
-
 using histogram_internal::ClusterShape;
 
 template <bool kRgb>
@@ -144,7 +143,8 @@ cudaLaunchConfig_t ClusterConfig(const ClusterShape& c, unsigned frames, cudaStr
 
 // Whether the current device launches ClusterHistogram<kRgb> in shape c: it launches clusters,
 // this build has sm_90+ code for the kernel (PTX of an older architecture would compile it
-// empty), and at least one such cluster fits on the device.
+// empty), and at least one such cluster fits on the device. A query that fails means "no" (the
+// fallback), and its error is cleared so that it does not surface at the next launch.
 template <bool kRgb>
 bool ClusterPathRuns(const ClusterShape& c) {
   if (c.blocks < 1 || c.blocks > 16 || c.threads < 32 || c.threads > 1024 || c.threads % 32 != 0) {

@@ -46,7 +46,9 @@ const char* HistogramKernelName(HistogramKernel kernel);
 bool HistogramMergesInClusters(const video::FrameFormat& format);
 
 // InvalidArgument for a format the kernels do not take (non-positive size). The kShared path is
-// chosen for the current device when the launcher is made.
+// chosen for the current device when the launcher is made: make it with the pipeline's device
+// current (a cluster launcher run on a device that cannot launch clusters fails its batches with
+// the CUDA error; it never computes a wrong histogram).
 absl::StatusOr<KernelLauncher> HistogramLauncher(const video::FrameFormat& format,
                                                  HistogramKernel kernel);
 
