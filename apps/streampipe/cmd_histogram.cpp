@@ -4,6 +4,7 @@
 //   ffmpeg -i movie.mp4 -f yuv4mpegpipe - | streampipe histogram -
 //   streampipe histogram --synthetic=section44 --frames=4096 --output=h.csv
 //   streampipe histogram --width=1920 --height=1080 --pixel-format=rgb24 frames.rgb
+#include <cuda_runtime_api.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -370,6 +371,10 @@ int RunHistogram(const std::vector<std::string>& args) {
     }
     absl::StatusOr<DeviceInfo> info = ReadDevice(cfg.config.device);
     summary_device = info.ok() ? info->traits.name : "gpu";
+    // The launchers choose their kernel for the current device: the configured one.
+    if (const cudaError_t e = cudaSetDevice(cfg.config.device); e != cudaSuccess) {
+      return Fail(kCommand, kExitSoftware, CudaErrorStatus(e, "cudaSetDevice", __FILE__, __LINE__));
+    }
     std::map<std::pair<int, int>, std::unique_ptr<StreamPipeline>> pipelines;
     for (;;) {
       const FrameFormat f = source->format();
