@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/histogram.hpp"
+#include "streampipe/status_macros.hpp"
 #include "histogram_internal.hpp"
 
 namespace streampipe {
@@ -15,6 +16,11 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPixelsPerThread = 32;  // work per thread before the block's merge
 constexpr unsigned kMaxClusterBlocks = 8;  // the portable cluster size
+
+// Blocks a frame of `pixels` wants: kPixelsPerThread pixels a thread of kThreads-thread blocks.
+constexpr long long WantedBlocks(long long pixels) {
+  return pixels / (static_cast<long long>(kThreads) * kPixelsPerThread);
+}
 
 __device__ __forceinline__ unsigned Gray(const unsigned char* p) {
   return (77u * p[0] + 150u * p[1] + 29u * p[2] + 128u) >> 8;
@@ -121,6 +127,21 @@ __global__ void GlobalHistogram(const unsigned char* __restrict__ in, unsigned* 
   }
 }
 
+// Calls launch(frames_in, histograms_out, frames) for the sub-chunk's frames in slices of at
+// most 65535 (gridDim.y's limit), checking each launch.
+template <typename Launch>
+absl::Status LaunchInSlices(const LaunchArgs& a, long long pixels, bool rgb, Launch launch) {
+  const unsigned char* in = static_cast<const unsigned char*>(a.in);
+  unsigned* out = static_cast<unsigned*>(a.out);
+  for (std::int64_t first = 0; first < a.num_items; first += 65535) {
+    const unsigned frames =
+        static_cast<unsigned>(std::min<std::int64_t>(65535, a.num_items - first));
+    STREAMPIPE_RETURN_IF_ERROR(
+        launch(in + first * pixels * (rgb ? 3 : 1), out + first * 256, frames));
+  }
+  return absl::OkStatus();
+}
+
 using histogram_internal::ClusterShape;
 
 template <bool kRgb>
@@ -182,6 +203,27 @@ bool ClusterPathRuns(const ClusterShape& c) {
   return clusters > 0;
 }
 
+template <bool kRgb>
+absl::Status LaunchCluster(const ClusterShape& c, const unsigned char* in, unsigned* out,
+                           long long pixels, unsigned frames, cudaStream_t stream) {
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t config = ClusterConfig<kRgb>(c, frames, stream, &attr);
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(
+      cudaLaunchKernelEx(&config, ClusterHistogram<kRgb>, in, out, pixels));
+  return absl::OkStatus();
+}
+
+// The cluster-merge launcher, its shape already checked (ClusterPathRuns).
+KernelLauncher MakeClusterLauncher(long long pixels, bool rgb, const ClusterShape& c) {
+  return KernelLauncher([pixels, rgb, c](const LaunchArgs& a) -> absl::Status {
+    return LaunchInSlices(a, pixels, rgb,
+                          [&](const unsigned char* in, unsigned* out, unsigned frames) {
+                            return rgb ? LaunchCluster<true>(c, in, out, pixels, frames, a.stream)
+                                       : LaunchCluster<false>(c, in, out, pixels, frames, a.stream);
+                          });
+  });
+}
+
 }  // namespace
 
 absl::StatusOr<HistogramKernel> ParseHistogramKernel(std::string_view name) {
@@ -207,7 +249,7 @@ const char* HistogramKernelName(HistogramKernel kernel) {
 namespace histogram_internal {
 
 ClusterShape DefaultClusterShape(long long pixels) {
-  const long long wanted = pixels / (static_cast<long long>(kThreads) * kPixelsPerThread);
+  const long long wanted = WantedBlocks(pixels);
   ClusterShape c;
   if (wanted <= 4) {
     // One block a frame, a plain launch: its threads in a power of two from 256 up to 1024
@@ -247,29 +289,7 @@ absl::StatusOr<KernelLauncher> ClusterLauncher(const video::FrameFormat& format,
         absl::StrCat("the current device cannot launch the histogram's cluster merge in ",
                      c.blocks, " blocks of ", c.threads, " threads"));
   }
-  const bool rgb = format.format == video::PixelFormat::kRgb24;
-  return KernelLauncher([pixels, rgb, c](const LaunchArgs& a) -> absl::Status {
-    const unsigned char* in = static_cast<const unsigned char*>(a.in);
-    unsigned* out = static_cast<unsigned*>(a.out);
-    // gridDim.y is at most 65535 frames: launch in slices.
-    for (std::int64_t first = 0; first < a.num_items; first += 65535) {
-      const unsigned frames =
-          static_cast<unsigned>(std::min<std::int64_t>(65535, a.num_items - first));
-      const unsigned char* fin = in + first * pixels * (rgb ? 3 : 1);
-      unsigned* fout = out + first * 256;
-      cudaLaunchAttribute attr;
-      if (rgb) {
-        const cudaLaunchConfig_t config = ClusterConfig<true>(c, frames, a.stream, &attr);
-        STREAMPIPE_CUDA_RETURN_IF_ERROR(
-            cudaLaunchKernelEx(&config, ClusterHistogram<true>, fin, fout, pixels));
-      } else {
-        const cudaLaunchConfig_t config = ClusterConfig<false>(c, frames, a.stream, &attr);
-        STREAMPIPE_CUDA_RETURN_IF_ERROR(
-            cudaLaunchKernelEx(&config, ClusterHistogram<false>, fin, fout, pixels));
-      }
-    }
-    return absl::OkStatus();
-  });
+  return MakeClusterLauncher(pixels, format.format == video::PixelFormat::kRgb24, c);
 }
 
 }  // namespace histogram_internal
@@ -289,42 +309,35 @@ absl::StatusOr<KernelLauncher> HistogramLauncher(const video::FrameFormat& forma
                                                    format.width, "x", format.height));
   }
   const bool rgb = format.format == video::PixelFormat::kRgb24;
-  if (kernel == HistogramKernel::kShared && HistogramMergesInClusters(format)) {
-    return histogram_internal::ClusterLauncher(format,
-                                               histogram_internal::DefaultClusterShape(pixels));
+  if (kernel == HistogramKernel::kShared) {
+    const ClusterShape c = histogram_internal::DefaultClusterShape(pixels);
+    if (histogram_internal::ClusterShapeRuns(format, c)) return MakeClusterLauncher(pixels, rgb, c);
   }
   // Blocks per frame: enough work per thread to amortise the merge, at least one.
-  const long long per_frame = std::clamp<long long>(
-      pixels / (static_cast<long long>(kThreads) * kPixelsPerThread), 1, 1024);
+  const long long per_frame = std::clamp<long long>(WantedBlocks(pixels), 1, 1024);
   const bool global = kernel == HistogramKernel::kGlobal;
   return KernelLauncher([pixels, rgb, global, per_frame](const LaunchArgs& a) -> absl::Status {
     STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(a.out, 0, a.num_items * kHistogramBytes,
                                                     a.stream));
-    const unsigned char* in = static_cast<const unsigned char*>(a.in);
-    unsigned* out = static_cast<unsigned*>(a.out);
-    // gridDim.y is at most 65535 frames: launch in slices.
-    for (std::int64_t first = 0; first < a.num_items; first += 65535) {
-      const unsigned frames =
-          static_cast<unsigned>(std::min<std::int64_t>(65535, a.num_items - first));
-      const unsigned char* fin = in + first * pixels * (rgb ? 3 : 1);
-      unsigned* fout = out + first * 256;
+    return LaunchInSlices(a, pixels, rgb, [&](const unsigned char* in, unsigned* out,
+                                              unsigned frames) {
       const dim3 grid(static_cast<unsigned>(per_frame), frames);
       if (!global) {
         if (rgb) {
-          SharedHistogram<true><<<grid, kThreads, 0, a.stream>>>(fin, fout, pixels);
+          SharedHistogram<true><<<grid, kThreads, 0, a.stream>>>(in, out, pixels);
         } else {
-          SharedHistogram<false><<<grid, kThreads, 0, a.stream>>>(fin, fout, pixels);
+          SharedHistogram<false><<<grid, kThreads, 0, a.stream>>>(in, out, pixels);
         }
       } else {
         if (rgb) {
-          GlobalHistogram<true><<<grid, kThreads, 0, a.stream>>>(fin, fout, pixels);
+          GlobalHistogram<true><<<grid, kThreads, 0, a.stream>>>(in, out, pixels);
         } else {
-          GlobalHistogram<false><<<grid, kThreads, 0, a.stream>>>(fin, fout, pixels);
+          GlobalHistogram<false><<<grid, kThreads, 0, a.stream>>>(in, out, pixels);
         }
       }
       STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGetLastError());
-    }
-    return absl::OkStatus();
+      return absl::OkStatus();
+    });
   });
 }
 

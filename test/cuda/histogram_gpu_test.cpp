@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstring>
 #include <random>
 #include <string_view>
@@ -15,8 +16,11 @@
 
 #include "gpu_test_util.hpp"
 #include "histogram_internal.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/graph.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/resource_counts.hpp"
+#include "streampipe/cuda/stream.hpp"
 #include "streampipe/video/histogram_cpu.hpp"
 
 namespace streampipe {
@@ -106,33 +110,30 @@ TEST_F(HistogramGpuTest, DegenerateFramesMatchTheCpu) {
 // What a launcher enqueues for `items` frames, captured into a graph: its nodes' types.
 std::vector<cudaGraphNodeType> CapturedNodes(const KernelLauncher& launch, std::int64_t items,
                                              const FrameFormat& f) {
-  void* in = nullptr;
-  void* out = nullptr;
-  cudaStream_t stream = nullptr;
-  cudaGraph_t graph = nullptr;
-  std::vector<cudaGraphNodeType> types;
-  EXPECT_EQ(cudaMalloc(&in, items * f.item_bytes()), cudaSuccess);
-  EXPECT_EQ(cudaMalloc(&out, items * kHistogramBytes), cudaSuccess);
-  EXPECT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  EXPECT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-  const absl::Status st = launch({.in = in, .out = out, .first_item = 0, .num_items = items,
-                                  .stream = stream});
-  EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  absl::StatusOr<DeviceBuffer<std::byte>> in =
+      DeviceBuffer<std::byte>::Create(items * f.item_bytes());
+  absl::StatusOr<DeviceBuffer<std::byte>> out =
+      DeviceBuffer<std::byte>::Create(items * kHistogramBytes);
+  absl::StatusOr<Stream> stream = Stream::Create();
+  EXPECT_TRUE(in.ok() && out.ok() && stream.ok());
+  if (!in.ok() || !out.ok() || !stream.ok()) return {};
+  EXPECT_EQ(cudaStreamBeginCapture(stream->get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  const absl::Status st = launch({.in = in->data(), .out = out->data(), .first_item = 0,
+                                  .num_items = items, .stream = stream->get()});
+  absl::StatusOr<Graph> graph = Graph::EndCapture(*stream);
   EXPECT_TRUE(st.ok()) << st;
+  EXPECT_TRUE(graph.ok()) << graph.status();
+  std::vector<cudaGraphNodeType> types;
   std::size_t count = 0;
-  if (graph != nullptr && cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess) {
+  if (graph.ok() && cudaGraphGetNodes(graph->get(), nullptr, &count) == cudaSuccess) {
     std::vector<cudaGraphNode_t> nodes(count);
-    EXPECT_EQ(cudaGraphGetNodes(graph, nodes.data(), &count), cudaSuccess);
+    EXPECT_EQ(cudaGraphGetNodes(graph->get(), nodes.data(), &count), cudaSuccess);
     for (cudaGraphNode_t n : nodes) {
       cudaGraphNodeType t{};
       EXPECT_EQ(cudaGraphNodeGetType(n, &t), cudaSuccess);
       types.push_back(t);
     }
-    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
   }
-  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
-  EXPECT_EQ(cudaFree(in), cudaSuccess);
-  EXPECT_EQ(cudaFree(out), cudaSuccess);
   return types;
 }
 

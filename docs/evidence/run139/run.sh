@@ -1,0 +1,21 @@
+# Run 139 (session 22, after the read-through): the histogram launchers share their frame
+# slicing and one cluster-launch helper, and the kShared launcher checks its device once; the
+# capture test uses the project's RAII types. Behaviour unchanged: every GPU test,
+# histogram_shapes (every output against shared-atomic), and run 138's CLI check against the CPU.
+# `bash docs/evidence/run139/run.sh`
+cd .device && . ./env.sh && cd .. && R=/tmp/run139 && rm -rf $R && mkdir -p $R && nvidia-smi > $R/gpu.txt
+SECONDS=0
+timeout 170 .device/run-gpu-tests $R/gpu-tests > $R/gpu-tests.txt 2>&1; echo "gpu tests rc=$? ${SECONDS}s"; cat $R/gpu-tests.txt; rm -f $R/gpu-tests/*.xml
+timeout 100 .device/bin/histogram_shapes > $R/shapes.txt 2>&1; echo "shapes rc=$? ${SECONDS}s"; grep -E "^==|^shared|DIFFERS" $R/shapes.txt
+S=.device/bin/streampipe
+for size in 176x144 704x576 1920x1080; do
+  w=${size%x*}; h=${size#*x}
+  $S histogram --device=cpu --synthetic=section44 --frames=512 --width=$w --height=$h --output=$R/cpu-$size.csv 2>> $R/log.txt
+  for k in shared shared-atomic global; do
+    $S histogram --synthetic=section44 --frames=512 --width=$w --height=$h --kernel=$k --verify --output=$R/gpu-$size-$k.csv 2>> $R/log.txt
+    rc=$?; cmp -s $R/cpu-$size.csv $R/gpu-$size-$k.csv && same=identical || same=DIFFERENT
+    echo "$size $k rc=$rc output $same to the CPU's" | tee -a $R/stdout.txt
+  done
+done
+rm -f $R/*.csv
+tar -C /tmp -czf $OUT/run139.tgz run139
