@@ -10,12 +10,16 @@
 // sweep's medians (as `streampipe sweep` scores it), with the `--worst` worst points of seed 0;
 // `--show=TEXT`: for each configuration whose name contains TEXT, what seed 0's controller
 // measured at each n and predicts there at the end of its run; `--probe-ratio=R` sets the
-// controller's exploration.probe_ratio (default: the option's default).
+// controller's exploration.probe_ratio (default: the option's default). The controller's halves
+// batch reports the sweep's kernel_half_ms (none where the sweep has none), or
+// `--kernel-half-share=S` times its kernel_ms for every configuration; `--no-kernel-halves`
+// runs the controller without that batch (the model of a sub-chunk's kernel as 1/n).
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
-//                    [--probe-ratio=R] [--show=TEXT]
+//                    [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves]
+//                    [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
 // right tail that run 97 measured for tiny batches; default none). `--slow-run=L`: the slowed
 // batches come in runs of L on average (a two-state Markov chain with the same share; runs 97-98
@@ -69,6 +73,10 @@ struct Settings {
   bool slow_issue = false;  // a slowed batch's issue time is slowed too (a burst on the host)
   int worst = 0;  // the worst predicted points to list (of seed 0)
   double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
+  // The kernel at half the batch, as a share of the whole kernel, for every configuration;
+  // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
+  double kernel_half_share = -1.0;
+  bool no_kernel_halves = false;  // the controller without its halves batch (the model before)
   std::string show;  // configurations whose name contains this: seed 0's end state, printed
 };
 
@@ -108,6 +116,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.candidates.powers_of_two = true;
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
     if (s.probe_ratio >= 0.0) ao.exploration.probe_ratio = s.probe_ratio;
+    ao.measure_kernel_halves = !s.no_kernel_halves;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
     if (!model.ok()) {
@@ -137,7 +146,8 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         absl::StrAppendFormat(&visits, " %s%d*%d", run_explore ? "e" : "", run_n, run_len);
       }
     };
-    for (int b = 0; b < s.batches + 2; ++b) {  // + the warm-up and the measurement
+    // + the warm-up, the measurement and its halves batch
+    for (int b = 0; b < s.batches + (ao.measure_kernel_halves ? 3 : 2); ++b) {
       const BatchPlan plan = c.Plan(kItems);
       if (shown && (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore)) {
         const bool explore = plan.kind == PlanKind::kExplore;
@@ -153,10 +163,18 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
       o.items = kItems;
       o.h2d_bytes = first.in_bytes;
       o.d2h_bytes = first.out_bytes;
-      if (plan.kind == PlanKind::kMeasure || plan.kind == PlanKind::kWarmup) {
+      if (plan.kind == PlanKind::kMeasure || plan.kind == PlanKind::kWarmup ||
+          plan.kind == PlanKind::kMeasureHalves) {
         o.components = {first.h2d_ms * std::exp(noise(rng)), first.kernel_ms * std::exp(noise(rng)),
                         first.d2h_ms * std::exp(noise(rng))};
         o.measured_ms = o.components.total_ms();
+        if (plan.kind == PlanKind::kMeasureHalves) {
+          // The sweep's half (or --kernel-half-share of its kernel); none: not measured.
+          const double half = s.kernel_half_share >= 0.0 ? s.kernel_half_share * first.kernel_ms
+                                                         : first.kernel_half_ms;
+          o.components.kernel_half_ms =
+              std::isfinite(half) && half > 0.0 ? half * std::exp(noise(rng)) : 0.0;
+        }
         last = 0;
       } else {
         const auto it = at.find(plan.streams);
@@ -272,6 +290,11 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
       ok = number(argv[i] + 14, &v) && v >= 0.0 && v <= 100.0;
       s.probe_ratio = v;
+    } else if (std::strncmp(argv[i], "--kernel-half-share=", 20) == 0) {
+      ok = number(argv[i] + 20, &v) && v >= 0.0 && v <= 10.0;
+      s.kernel_half_share = v;
+    } else if (std::strcmp(argv[i], "--no-kernel-halves") == 0) {
+      s.no_kernel_halves = true;
     } else if (std::strncmp(argv[i], "--show=", 7) == 0) {
       s.show = argv[i] + 7;
       ok = !s.show.empty();
@@ -286,7 +309,8 @@ int main(int argc, char** argv) {
                 << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1, "
                    "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
                    "to 1e6, --worst: a "
-                   "whole number >= 0, --probe-ratio: 0 to 100, --show: some text)\n";
+                   "whole number >= 0, --probe-ratio: 0 to 100, --kernel-half-share: 0 to 10, "
+                   "--show: some text)\n";
       return 64;
     }
   }

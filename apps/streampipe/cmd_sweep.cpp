@@ -58,6 +58,9 @@ struct Settings {
   int adaptive_batches = 150;
   int adaptive_retries = 2;  // adaptive runs repeated where one disagrees with the rounds
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
+  // The kernel timed at half the batch too (the current model's fixed kernel part), by the
+  // rounds and by the adaptive pipeline (AdaptiveOptions::measure_kernel_halves).
+  bool kernel_halves = AdaptiveOptions{}.measure_kernel_halves;
   DeviceTraits traits;
   // --adaptive-trace: one row per batch of each kept adaptive run (null: none).
   std::ostream* adaptive_trace = nullptr;
@@ -137,13 +140,17 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // the rounds below (at least two per round, as the n are), not back to back before them: a burst of a
   // few milliseconds on the shared machine then moves a few of them, not all (run 75: measured
   // at the start, one burst put a whole configuration's predictions 100-120 % over at every n).
-  std::vector<double> th, tk, td;
+  std::vector<double> th, tk, td, tk_half;
   const auto components = [&](int count) -> absl::Status {
     for (int r = 0; r < count; ++r) {
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.MeasureComponents(batch));
       th.push_back(st.components.h2d_ms);
       tk.push_back(st.components.kernel_ms);
       td.push_back(st.components.d2h_ms);
+      if (s.kernel_halves) {
+        STREAMPIPE_ASSIGN_OR_RETURN(BatchStats half, p.MeasureKernelHalves(batch));
+        if (half.components.kernel_half_ms > 0.0) tk_half.push_back(half.components.kernel_half_ms);
+      }
     }
     return absl::OkStatus();
   };
@@ -203,6 +210,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
   ao.adaptive.exploration.probe_ratio = s.probe_ratio;
+  ao.adaptive.measure_kernel_halves = s.kernel_halves;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;
@@ -270,7 +278,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
 
   STREAMPIPE_RETURN_IF_ERROR(rounds(first_half, total_rounds));
   Workload w;
-  w.times = {Percentile(th, 0.5), Percentile(tk, 0.5), Percentile(td, 0.5)};
+  w.times = {Percentile(th, 0.5), Percentile(tk, 0.5), Percentile(td, 0.5),
+             tk_half.empty() ? 0.0 : Percentile(tk_half, 0.5)};
   w.bytes = {static_cast<double>(c.items * c.in_per_item),
              static_cast<double>(c.items * c.out_per_item)};
   w.problem_size = static_cast<double>(c.items);
@@ -308,6 +317,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.h2d_ms = w.times.h2d_ms;
     pt.kernel_ms = w.times.kernel_ms;
     pt.d2h_ms = w.times.d2h_ms;
+    if (!tk_half.empty()) pt.kernel_half_ms = w.times.kernel_half_ms;
     pt.halves_ratio = halves[i];
     if (!held[i].empty()) pt.held_ms = Percentile(held[i], 0.5);
     cfg.push_back(std::move(pt));
@@ -367,6 +377,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       cfg.front().chosen[std::size(kAllModelKinds) - 1],
       drift.empty() ? std::string("n/a (no rounds after the adaptive run)")
                     : absl::StrFormat("%+.1f %%", 100.0 * Percentile(drift, 0.5)));
+  // The kernel's fixed part the adaptive pipeline's model used (its measurement's halves).
+  if (const auto& ref = ap.controller().reference(); ref && ref->components.kernel_half_ms > 0.0) {
+    const double k = ref->components.kernel_ms;
+    const double half = ref->components.kernel_half_ms;
+    std::cerr << absl::StrFormat(
+        "    adaptive kernel %.1f us, at half the batch %.1f us: fixed part %.1f us\n", 1e3 * k,
+        1e3 * half, 1e3 * std::clamp(2.0 * half - k, 0.0, k));
+  }
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time.
   std::string seen;
@@ -525,6 +543,9 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("adaptive-trace", &adaptive_trace,
          "write every batch of each kept adaptive run here (CSV: configuration, batch, kind, n, "
          "settled, device and issue times, host start and wall time)");
+  fs.Add("kernel-halves", &s.kernel_halves,
+         "time the kernel at half the batch too, in the rounds (the current model's input, "
+         "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
   std::string from;

@@ -56,6 +56,11 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Int("adaptive.measure_batches", [](C& c) -> int& { return c.adaptive.measure_batches; },
            1, 15, "non-streamed batches per (re-)measurement; the median of their parts is "
            "used (more than 1 resists a GPU shared with bursts of other work)");
+    s->Bool("adaptive.measure_kernel_halves", [](C& c) -> bool& {
+      return c.adaptive.measure_kernel_halves; },
+            "with each (re-)measurement, one more non-streamed batch whose kernel runs over "
+            "each half of the items: the part of the kernel's time a sub-chunk pays whatever "
+            "its size (docs/models.md)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },

@@ -277,21 +277,24 @@ class CurrentModel final : public StreamModel {
     const Affine overlapped_dh{t.xeff_dh, -t.xeff_dh, 0.0, 0.0};
     const Affine first_hd = Sum(K(t.lat_hd), PerN(t.x_hd));
     const Affine last_dh = Sum(K(t.lat_dh), PerN(t.x_dh));
+    // One sub-chunk's kernel: the fixed part (a launch, a grid under one round of blocks)
+    // whatever its size, the rest shared among the n (t_e / n where no half was measured).
+    const Affine sub_kernel = Sum(K(t.t_e_fixed), PerN(t.t_e - t.t_e_fixed));
     const Regime r = Regime::kSingle;
     PathSet set = Three(
         // Copy-in bound: first chunk alone, the rest at the duplex rate, then the last kernel
         // and copy-out. The per-stream overhead is paid on the copy engines' path.
-        {Sum(first_hd, overlapped_hd), PerN(t.t_e), last_dh,
+        {Sum(first_hd, overlapped_hd), sub_kernel, last_dh,
          Sum(Lin(t.gap_hd), Overhead(t, t.x_hd, t.x_dh, t.xdup_dh, t.gap_dh)), r},
         // Kernel bound: the other streams' copies and launches hide under the kernels.
         {first_hd, K(t.t_e), last_dh, K(0.0), r},
         // Copy-out bound.
-        {first_hd, PerN(t.t_e), Sum(last_dh, overlapped_dh),
+        {first_hd, sub_kernel, Sum(last_dh, overlapped_dh),
          Sum(Lin(t.gap_dh), Overhead(t, t.x_dh, t.x_hd, t.xdup_hd, t.gap_hd)), r});
     if (t.sub_chunk > 0.0) {
       // Issue bound (T4): sub-chunks start no faster than one per s, however small they are;
       // the last one then runs its copy in, kernel and copy out.
-      set.paths[set.count++] = {first_hd, PerN(t.t_e), last_dh, Lin(t.sub_chunk), r};
+      set.paths[set.count++] = {first_hd, sub_kernel, last_dh, Lin(t.sub_chunk), r};
     }
     return set;
   }
@@ -545,7 +548,8 @@ absl::Status ValidateTraits(const DeviceTraits& traits) {
 absl::Status ValidateWorkload(const Workload& w) {
   const std::pair<const char*, double> fields[] = {
       {"h2d_ms", w.times.h2d_ms},   {"kernel_ms", w.times.kernel_ms},
-      {"d2h_ms", w.times.d2h_ms},   {"h2d bytes", w.bytes.h2d},
+      {"d2h_ms", w.times.d2h_ms},   {"kernel_half_ms", w.times.kernel_half_ms},
+      {"h2d bytes", w.bytes.h2d},
       {"d2h bytes", w.bytes.d2h},   {"problem_size", w.problem_size},
   };
   for (const auto& [what, v] : fields) {
@@ -602,6 +606,9 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   t.xeff_hd = t.x_hd + (t.xdup_hd - t.x_hd) * phi_hd;
   t.xeff_dh = t.x_dh + (t.xdup_dh - t.x_dh) * phi_dh;
   t.t_e = w.times.kernel_ms;
+  if (w.times.kernel_half_ms > 0.0) {
+    t.t_e_fixed = std::clamp(2.0 * w.times.kernel_half_ms - t.t_e, 0.0, t.t_e);
+  }
   t.stream_overhead = traits.stream_overhead_ms;
   t.idle_stream_overhead = traits.idle_stream_overhead_ms;
   t.sub_chunk = traits.sub_chunk_cost_ms;

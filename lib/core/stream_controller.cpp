@@ -95,6 +95,8 @@ const char* PlanKindName(PlanKind kind) {
       return "warmup";
     case PlanKind::kMeasure:
       return "measure";
+    case PlanKind::kMeasureHalves:
+      return "measure-halves";
     case PlanKind::kStreamed:
       return "streamed";
     case PlanKind::kExplore:
@@ -256,7 +258,8 @@ absl::StatusOr<StreamChoice> StreamController::Choose(std::int64_t items) const 
       static_cast<double>(items) / static_cast<double>(std::max<std::int64_t>(1, reference_->items));
   Workload w;
   w.times = {reference_->components.h2d_ms * scale, reference_->components.kernel_ms * scale,
-             reference_->components.d2h_ms * scale};
+             reference_->components.d2h_ms * scale,
+             reference_->components.kernel_half_ms * scale};
   w.bytes = {reference_->h2d_bytes * scale, reference_->d2h_bytes * scale};
   w.problem_size = static_cast<double>(items);
   DeviceTraits t = traits_;
@@ -286,8 +289,23 @@ void StreamController::AddEvent(EventKind kind, std::string reason, int old_n, d
   events_.push_back(std::move(e));
 }
 
+void StreamController::SetKernelHalf(BatchObservation& reference) const {
+  ComponentTimes& c = reference.components;
+  if (halves_ && halves_->components.kernel_half_ms > 0.0 && halves_->items > 0) {
+    // Per item of the reference (the halves batch may have had another size).
+    c.kernel_half_ms = halves_->components.kernel_half_ms *
+                       static_cast<double>(reference.items) /
+                       static_cast<double>(halves_->items);
+  } else if (kernel_half_share_ > 0.0) {
+    c.kernel_half_ms = kernel_half_share_ * c.kernel_ms;
+  }
+}
+
 void StreamController::Derive(EventKind kind, std::string reason, double measured_ms,
                               const BatchObservation* previous) {
+  if (reference_->components.kernel_half_ms > 0.0 && reference_->components.kernel_ms > 0.0) {
+    kernel_half_share_ = reference_->components.kernel_half_ms / reference_->components.kernel_ms;
+  }
   Workload w;
   w.times = reference_->components;
   w.bytes = {reference_->h2d_bytes, reference_->d2h_bytes};
@@ -686,7 +704,20 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     ++warmups_planned_;
     return {PlanKind::kWarmup, 1, 0.0, generation_};
   }
+  if (!measure_pending_ && (!reference_ || need_measure_)) {
+    measure_pending_ = true;
+    measures_planned_ = 0;
+    halves_planned_ = false;
+    measures_.clear();
+    halves_.reset();
+  }
   if (measure_pending_) {
+    // The kernel's halves first: the derivation then comes with the last kMeasure batch, as
+    // without them (and a Run() call runs the halves pass and returns the measurement).
+    if (options_.measure_kernel_halves && !halves_planned_) {
+      halves_planned_ = true;
+      return {PlanKind::kMeasureHalves, 1, 0.0, generation_};
+    }
     if (measures_planned_ < options_.measure_batches) {
       ++measures_planned_;
       return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0, generation_};
@@ -694,12 +725,6 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     // Until the measurement comes back, keep running the current choice (its samples belong
     // to the old generation and are ignored).
     return {PlanKind::kStreamed, ClampToItems(n_star_, items), 0.0, generation_};
-  }
-  if (!reference_ || need_measure_) {
-    measure_pending_ = true;
-    measures_planned_ = 1;
-    measures_.clear();
-    return {PlanKind::kMeasure, 1, reference_ ? PredictMs(1, items) : 0.0, generation_};
   }
   if (explore_left_ > 0) {
     --explore_left_;
@@ -745,6 +770,26 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   }
   const int n = ClampToItems(n_star_, items);
   return {PlanKind::kStreamed, n, PredictMs(n, items), generation_};
+}
+
+void StreamController::Abandon(const BatchPlan& plan) {
+  if (plan.generation != generation_) return;  // not this derivation's, or the caller's
+  switch (plan.kind) {
+    case PlanKind::kWarmup:
+      if (warmups_planned_ > 0) --warmups_planned_;
+      return;
+    case PlanKind::kMeasure:
+      if (measure_pending_ && measures_planned_ > static_cast<int>(measures_.size())) {
+        --measures_planned_;
+      }
+      return;
+    case PlanKind::kMeasureHalves:
+      if (measure_pending_ && !halves_) halves_planned_ = false;
+      return;
+    case PlanKind::kStreamed:
+    case PlanKind::kExplore:
+      return;  // a visit one batch shorter; nothing is owed
+  }
 }
 
 int StreamController::ComparisonSamples() const {
@@ -863,6 +908,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   const CalibrationReset reset(calibration_);
   const double values[] = {obs.measured_ms,         obs.components.h2d_ms,
                            obs.components.kernel_ms, obs.components.d2h_ms,
+                           obs.components.kernel_half_ms,
                            obs.h2d_bytes,            obs.d2h_bytes,
                            obs.issue_ms};
   for (double v : values) {
@@ -883,33 +929,47 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   switch (plan.kind) {
     case PlanKind::kWarmup:
       return absl::OkStatus();
-    case PlanKind::kMeasure: {
+    case PlanKind::kMeasure:
+    case PlanKind::kMeasureHalves: {
       const bool first = !reference_.has_value();
       std::optional<BatchObservation> previous;  // the one a re-measurement replaces
-      if (plan.generation == kNoGeneration) {
+      if (plan.kind == PlanKind::kMeasureHalves) {
+        // The controller's own, of the pending measurement (a caller's is not a sample).
+        if (plan.generation != generation_ || !measure_pending_) return absl::OkStatus();
+        halves_ = obs;
+      } else if (plan.generation == kNoGeneration) {
         reference_ = obs;  // a measurement the user asked for: that batch alone
+        SetKernelHalf(*reference_);
       } else {
         measures_.push_back(obs);
-        if (static_cast<int>(measures_.size()) < options_.measure_batches) {
+      }
+      if (plan.generation != kNoGeneration) {
+        // Complete once its halves batch (planned first) and its kMeasure batches are in.
+        if (static_cast<int>(measures_.size()) < options_.measure_batches ||
+            (options_.measure_kernel_halves && !halves_)) {
           return absl::OkStatus();
         }
-        previous = std::exchange(reference_, MedianMeasurement(measures_));
+        BatchObservation median = MedianMeasurement(measures_);
+        SetKernelHalf(median);
+        previous = std::exchange(reference_, std::move(median));
       }
       measures_.clear();
+      halves_.reset();
       measure_pending_ = false;
+      // The measurement's time (the median of its batches), not the halves batch's.
+      const double measured_ms = reference_->measured_ms;
       if (first) {
-        Derive(EventKind::kInitial, "first non-streamed measurement", obs.measured_ms);
+        Derive(EventKind::kInitial, "first non-streamed measurement", measured_ms);
       } else if (plan.generation == kNoGeneration) {
         // A measurement the caller asked for (Submit with measure): re-derived from the model,
         // whatever its shape (the caller may know the workload changed), and its own event,
         // not the last drift's.
         pending_old_pred_ = level_;
         pending_ratio_ = 1.0;
-        Derive(EventKind::kDrift, "a measurement the caller asked for", obs.measured_ms);
+        Derive(EventKind::kDrift, "a measurement the caller asked for", measured_ms);
       } else {
         // A re-measurement the detector asked for (RequestRemeasure).
-        Derive(EventKind::kDrift, pending_reason_, obs.measured_ms,
-               previous ? &*previous : nullptr);
+        Derive(EventKind::kDrift, pending_reason_, measured_ms, previous ? &*previous : nullptr);
       }
       return absl::OkStatus();
     }

@@ -307,6 +307,7 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("pred_current_device")) read_double(&p.current_device_ms);
   if (has("adaptive_runs")) read_int(&p.adaptive_runs);
   if (has("adaptive_deviation")) read_double(&p.adaptive_deviation);
+  if (has("kernel_half_ms")) read_double(&p.kernel_half_ms);
   if (!s.ok()) return s;
   return p;
 }
@@ -436,6 +437,7 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("pred_current_device");
   c.push_back("adaptive_runs");
   c.push_back("adaptive_deviation");
+  c.push_back("kernel_half_ms");
   return c;
 }
 
@@ -472,6 +474,7 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(FormatDouble(p.current_device_ms));
   f.push_back(absl::StrCat(p.adaptive_runs));
   f.push_back(FormatDouble(p.adaptive_deviation));
+  f.push_back(FormatDouble(p.kernel_half_ms));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -488,8 +491,8 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     if (!have_header) {
       // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
       // held_ms, pred_calibrated_device and pred_current_device, then adaptive_runs and
-      // adaptive_deviation) existed parse.
-      for (int optional = 8; optional > 0 && fields.size() < columns.size(); --optional) {
+      // adaptive_deviation, then kernel_half_ms) existed parse.
+      for (int optional = 9; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;

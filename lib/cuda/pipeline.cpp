@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/parallel_copy.hpp"
@@ -161,7 +162,8 @@ struct Slot {
   bool joined = false;
   std::vector<Event> in_done;         // engine-per-stream order: per chunk
   std::vector<Event> kernel_done;
-  std::vector<TimedEvent> comp;       // 4 component events of a measured batch
+  // The component events of a measured batch: 4, or 5 where its kernel runs in two halves.
+  std::vector<TimedEvent> comp;
   std::vector<TimedEvent> marks;      // 6 per chunk with record_timeline
   Event fork;                         // graph capture, held batches: the origin forks the streams
   // IssueMode::kGraph: by n, the measured (non-streamed) batch as 0; at most kMaxGraphsPerSlot.
@@ -189,6 +191,12 @@ struct Slot {
   }
 };
 
+// A kMeasureHalves batch of at least two items launches its kernel over each half in turn
+// (one item: the whole, and no half is reported).
+bool KernelInHalves(const Slot& slot) {
+  return slot.plan.kind == PlanKind::kMeasureHalves && slot.batch.num_items >= 2;
+}
+
 }  // namespace
 
 class StreamPipeline::Impl {
@@ -197,7 +205,9 @@ class StreamPipeline::Impl {
 
   absl::Status Init();
   // `hold`: the batch waits behind a gate until it is all enqueued (RunHeld).
-  absl::Status Submit(const HostBatch& batch, std::optional<int> streams, bool measure,
+  // `measure`: a measurement the caller asked for (kMeasure or kMeasureHalves), not planned.
+  absl::Status Submit(const HostBatch& batch, std::optional<int> streams,
+                      std::optional<PlanKind> measure,
                       bool hold = false);
   absl::StatusOr<BatchStats> Collect();
 
@@ -405,7 +415,7 @@ absl::Status StreamPipeline::Impl::Init() {
         s.kernel_done.push_back(std::move(b));
       }
     }
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 5; ++k) {
       STREAMPIPE_ASSIGN_OR_RETURN(TimedEvent e, TimedEvent::Create());
       s.comp.push_back(std::move(e));
     }
@@ -663,10 +673,19 @@ absl::Status StreamPipeline::Impl::EnqueueMeasured(Slot& slot, bool capturing) {
   STREAMPIPE_RETURN_IF_ERROR(comp(0));
   STREAMPIPE_RETURN_IF_ERROR(CopyIn(slot, 1, 0, s));
   STREAMPIPE_RETURN_IF_ERROR(comp(1));
-  STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 0, 1, s));
-  STREAMPIPE_RETURN_IF_ERROR(comp(2));
+  int next = 2;
+  if (KernelInHalves(slot)) {
+    // The kernel over the first half of the items, timed as the whole one is (after the copy
+    // in), then over the second: what a sub-chunk's kernel costs at half the batch.
+    STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 0, 2, s));
+    STREAMPIPE_RETURN_IF_ERROR(comp(next++));
+    STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 1, 2, s));
+  } else {
+    STREAMPIPE_RETURN_IF_ERROR(Launch(slot, 0, 1, s));
+  }
+  STREAMPIPE_RETURN_IF_ERROR(comp(next++));
   STREAMPIPE_RETURN_IF_ERROR(CopyOut(slot, 1, 0, s));
-  return comp(3);
+  return comp(next);
 }
 
 absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n, bool measure) {
@@ -757,7 +776,7 @@ absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n
 
 absl::StatusOr<CachedGraph*> StreamPipeline::Impl::PrepareGraph(Slot& slot, int n, bool measure) {
   const HostBatch& b = slot.batch;
-  const int key = measure ? 0 : n;
+  const int key = measure ? (KernelInHalves(slot) ? -1 : 0) : n;
   if (auto it = slot.graphs.find(key); it != slot.graphs.end()) {
     CachedGraph& g = it->second;
     const bool moved = g.in != b.in || g.out != b.out;
@@ -864,7 +883,7 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
 }
 
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
-                                          bool measure, bool hold) {
+                                          std::optional<PlanKind> measure, bool hold) {
   if (!broken_.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
@@ -879,7 +898,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   const std::int64_t index = next_index_;
   BatchPlan plan;
   if (measure) {
-    plan = {PlanKind::kMeasure, 1, 0.0, kNoGeneration};
+    plan = {*measure, 1, 0.0, kNoGeneration};
   } else if (streams) {
     plan = {PlanKind::kStreamed, *streams, 0.0, kNoGeneration};
     if (const auto& ref = controller_->reference(); ref && *streams >= 1) {
@@ -894,9 +913,16 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   } else {
     plan = controller_->Plan(batch.num_items);
   }
+  // A plan of the controller's whose batch fails before it is on the GPU is given back: a
+  // measurement's batch is then planned again (else automatic mode would wait for it forever).
+  bool on_gpu_now = false;
+  absl::Cleanup give_back = [&] {
+    if (!on_gpu_now && !measure && !streams) controller_->Abandon(plan);
+  };
   absl::Status v = Validate(batch, plan.streams);
   if (!v.ok()) return AnnotateStatus(v, absl::StrCat("batch ", index));
-  const bool non_streamed = plan.kind == PlanKind::kWarmup || plan.kind == PlanKind::kMeasure;
+  const bool non_streamed = plan.kind == PlanKind::kWarmup || plan.kind == PlanKind::kMeasure ||
+                            plan.kind == PlanKind::kMeasureHalves;
   if (non_streamed && on_gpu() > 0) {
     // A non-streamed measurement must not overlap other batches; their results wait for
     // Collect().
@@ -967,6 +993,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
     return Fail(st, index);
   }
   slot.busy = true;
+  on_gpu_now = true;
   queue_.push_back(next_slot_);
   next_slot_ = (next_slot_ + 1) % opt_.max_in_flight;
   return absl::OkStatus();
@@ -999,7 +1026,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   const std::int64_t index = slot.index;
   const int n = slot.plan.streams;
   const bool measured =
-      slot.plan.kind == PlanKind::kWarmup || slot.plan.kind == PlanKind::kMeasure;
+      slot.plan.kind == PlanKind::kWarmup || slot.plan.kind == PlanKind::kMeasure ||
+      slot.plan.kind == PlanKind::kMeasureHalves;
 
   if (slot.staged_out) {
     // Pageable output: copy each chunk out of pinned staging as soon as its copy-out finished,
@@ -1138,8 +1166,17 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     float a = 0, b = 0, c = 0;
     STREAMPIPE_ASSIGN_OR_RETURN(a, ElapsedMs(slot.comp[0], slot.comp[1]));
     STREAMPIPE_ASSIGN_OR_RETURN(b, ElapsedMs(slot.comp[1], slot.comp[2]));
-    STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[2], slot.comp[3]));
-    st.components = {a, b, c};
+    if (KernelInHalves(slot)) {
+      // kernel_ms: both halves back to back; kernel_half_ms: the first, launched as the whole
+      // kernel of a measured batch is.
+      float b2 = 0;
+      STREAMPIPE_ASSIGN_OR_RETURN(b2, ElapsedMs(slot.comp[2], slot.comp[3]));
+      STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[3], slot.comp[4]));
+      st.components = {a, b + b2, c, b};
+    } else {
+      STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[2], slot.comp[3]));
+      st.components = {a, b, c};
+    }
   }
   if (opt_.record_timeline && !measured) {
     BatchTimeline tl;
@@ -1238,7 +1275,10 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     ++sum.batches;
     sum.items += st->items;
     sum.device_ms += st->period_ms;
-    if (st->kind == PlanKind::kWarmup || st->kind == PlanKind::kMeasure) ++sum.measured_batches;
+    if (st->kind == PlanKind::kWarmup || st->kind == PlanKind::kMeasure ||
+        st->kind == PlanKind::kMeasureHalves) {
+      ++sum.measured_batches;
+    }
     if (st->kind == PlanKind::kExplore) ++sum.explored_batches;
     if (st->kind == PlanKind::kStreamed && st->predicted_ms > 0.0) {
       error_sum += std::abs(st->period_ms / st->predicted_ms - 1.0);
@@ -1282,7 +1322,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
                         ring_out_ ? ring_out_.data() + static_cast<std::size_t>(r) * out_cap
                                   : nullptr,
                         *items};
-      absl::Status s = Submit(b, o.streams, false);
+      absl::Status s = Submit(b, o.streams, std::nullopt);
       if (!s.ok()) {
         failure = s;
         break;
@@ -1343,34 +1383,46 @@ absl::Status NothingInFlight(int in_flight) {
 
 absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch) {
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
+  std::vector<RederivationEvent> events;  // of the passes not returned
   for (;;) {
-    STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, std::nullopt, false));
+    STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, std::nullopt, std::nullopt));
     STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, impl_->Collect());
-    // Warm-up passes compute the batch too, but their timing is not the batch's: go on.
-    if (st.kind != PlanKind::kWarmup) return st;
+    // Warm-up passes and the measurement's kernel halves compute the batch too, but their
+    // timing is not the batch's: go on to the measurement (or the streamed batch).
+    if (st.kind != PlanKind::kWarmup && st.kind != PlanKind::kMeasureHalves) {
+      st.events.insert(st.events.begin(), events.begin(), events.end());
+      return st;
+    }
+    events.insert(events.end(), st.events.begin(), st.events.end());
   }
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch, int streams) {
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
-  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, false));
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, std::nullopt));
   return impl_->Collect();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::RunHeld(const HostBatch& batch, int streams) {
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
-  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, false, /*hold=*/true));
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, std::nullopt, /*hold=*/true));
   return impl_->Collect();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::MeasureComponents(const HostBatch& batch) {
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
-  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, true));
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, PlanKind::kMeasure));
+  return impl_->Collect();
+}
+
+absl::StatusOr<BatchStats> StreamPipeline::MeasureKernelHalves(const HostBatch& batch) {
+  STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
+  STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, PlanKind::kMeasureHalves));
   return impl_->Collect();
 }
 
 absl::Status StreamPipeline::Submit(const HostBatch& batch, std::optional<int> streams) {
-  return impl_->Submit(batch, streams, false);
+  return impl_->Submit(batch, streams, std::nullopt);
 }
 absl::StatusOr<BatchStats> StreamPipeline::Collect() { return impl_->Collect(); }
 absl::StatusOr<ContinuousSummary> StreamPipeline::RunContinuous(BatchSource& source,

@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include "run117_traits.hpp"
+#include "streampipe/core/optimizer.hpp"
+
 namespace streampipe {
 namespace {
 
@@ -159,6 +162,69 @@ TEST(ModelTest, CurrentModelWithC0EqualToCIsTheModelWithoutIt) {
   const ModelTerms none = Terms(Run79Traits(-1.0), AnchorsIters1());
   for (int n = 1; n <= 1024; n *= 2) {
     EXPECT_DOUBLE_EQ(model->Predict(same, n).total_ms, model->Predict(none, n).total_ms) << n;
+  }
+}
+
+using testing::Run117Traits;
+
+// The 1.5 MiB histogram (64 frames of 176x144, one block a frame on 132 SMs): its kernel takes
+// as long for 8 frames as for 64 (5.82 against 5.98 us, docs/evidence/run139/shapes.txt), so a
+// sub-chunk's kernel costs the whole kernel's time, not 1/n of it. Run 136 measured n = 2
+// 1-8 % slower than n = 1; the model with t_E / n put n = 2 3-5 us under n = 1 and chose it.
+// With the kernel's half measured, the sub-chunk's kernel keeps its fixed part
+// f = 2 t_half - t_E (within [0, t_E]) and the model chooses n = 1.
+TEST(ModelTest, CurrentModelSubChunkKernelKeepsItsFixedPart) {
+  auto model = MakeModel(ModelKind::kCurrent);
+  Workload w;  // run 136 a2, call by call: the components of one non-streamed batch
+  w.times = {.h2d_ms = 0.034576, .kernel_ms = 0.012256, .d2h_ms = 0.009856};
+  w.bytes = {.h2d = 1622016, .d2h = 65536};
+  const ModelTerms none = Terms(Run117Traits(), w);
+  EXPECT_EQ(none.t_e_fixed, 0.0);
+  CandidateOptions co{.max_streams = 128, .powers_of_two = true, .num_items = 64};
+  absl::StatusOr<StreamChoice> before = ChooseNumStreams(*model, none, co);
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_EQ(before->streams, 2) << "the model without the half";
+
+  Workload flat = w;
+  flat.times.kernel_half_ms = w.times.kernel_ms;  // half the frames take as long
+  const ModelTerms fixed = Terms(Run117Traits(), flat);
+  EXPECT_DOUBLE_EQ(fixed.t_e_fixed, w.times.kernel_ms);
+  EXPECT_NEAR(model->Predict(fixed, 1).total_ms, w.times.total_ms(), 1e-12);
+  for (int n = 2; n <= 128; n *= 2) {
+    // The kernel on the path grows by the part 1/n no longer divides: f (1 - 1/n); the path
+    // that binds may change, so the total grows by at most that much.
+    const double grow = model->Predict(fixed, n).total_ms - model->Predict(none, n).total_ms;
+    EXPECT_GE(grow, -1e-12) << n;
+    EXPECT_LE(grow, w.times.kernel_ms * (1.0 - 1.0 / n) + 1e-12) << n;
+  }
+  EXPECT_GT(model->Predict(fixed, 2).total_ms, model->Predict(fixed, 1).total_ms);
+  absl::StatusOr<StreamChoice> after = ChooseNumStreams(*model, fixed, co);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->streams, 1);
+
+  // A kernel that halves with the work has no fixed part: the model is the one without the
+  // half. So is one measured under half (noise): the part is clipped at 0; one over the whole
+  // at t_E.
+  for (const double half : {0.5, 0.4, 1.3}) {
+    Workload v = w;
+    v.times.kernel_half_ms = half * w.times.kernel_ms;
+    const ModelTerms t = Terms(Run117Traits(), v);
+    const double want = half > 1.0 ? w.times.kernel_ms : 0.0;
+    EXPECT_NEAR(t.t_e_fixed, want, 1e-15) << half;
+    for (int n = 1; n <= 128; n *= 2) {
+      EXPECT_NEAR(model->Predict(t, n).total_ms,
+                  model->Predict(half > 1.0 ? fixed : none, n).total_ms, 1e-12)
+          << half << " n=" << n;
+    }
+  }
+  // The published models keep their papers' equations: the half changes none of them.
+  for (ModelKind kind : kAllModelKinds) {
+    if (kind == ModelKind::kCurrent) continue;
+    auto m = MakeModel(kind);
+    for (int n = 1; n <= 128; n *= 2) {
+      EXPECT_DOUBLE_EQ(m->Predict(fixed, n).total_ms, m->Predict(none, n).total_ms)
+          << ModelName(kind) << " n=" << n;
+    }
   }
 }
 
@@ -323,6 +389,11 @@ TEST(ModelTest, InvalidInputsNameTheField) {
   w = AnchorsIters1();
   w.times.h2d_ms = std::numeric_limits<double>::infinity();
   EXPECT_FALSE(ComputeModelTerms(traits, w).ok());
+  w = AnchorsIters1();
+  w.times.kernel_half_ms = -0.01;
+  t = ComputeModelTerms(traits, w);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("kernel_half_ms"), std::string::npos);
   DeviceTraits bad = traits;
   bad.stream_overhead_ms = -0.1;
   t = ComputeModelTerms(bad, AnchorsIters1());

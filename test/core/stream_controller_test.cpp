@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_format.h"
+#include "run117_traits.hpp"
 
 namespace streampipe {
 namespace {
@@ -66,12 +67,17 @@ class SimulatedCard {
     o.measured_ms = Time(w, p.streams, items);
     if (issue_fixed_ms_ > 0.0) o.issue_ms = IssueMs(p.streams, items) * std::exp(noise_(rng_));
     o.h2d_bytes = h2d_bytes_ * static_cast<double>(items) / 1e6;
-    o.overlapped = periods_ && p.kind != PlanKind::kMeasure && p.kind != PlanKind::kWarmup;
-    if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
+    const bool measured = p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup ||
+                          p.kind == PlanKind::kMeasureHalves;
+    o.overlapped = periods_ && !measured;
+    if (measured) {
       const double s = static_cast<double>(items) / 1e6;
       o.components = {w.h2d_ms * s * std::exp(noise_(rng_)), w.kernel_ms * s,
                       w.d2h_ms * s * std::exp(noise_(rng_))};
       o.measured_ms = o.components.total_ms();
+      // The card's kernel has no fixed part (its device paths are the current model's with
+      // t_e / n): half the batch takes half the time.
+      if (p.kind == PlanKind::kMeasureHalves) o.components.kernel_half_ms = 0.5 * w.kernel_ms * s;
     }
     return o;
   }
@@ -138,12 +144,23 @@ constexpr Workload2 kTransferBound{1.23, 0.064, 1.22};   // the anchors' iters =
 constexpr Workload2 kKernelHeavy{1.23, 1.82, 1.22};      // iters = 3000
 constexpr std::int64_t kItems = 1'000'000;
 
+// Batches run without streams: warm-ups and the measurement's (its halves batch too).
+bool NonStreamed(PlanKind k) {
+  return k == PlanKind::kWarmup || k == PlanKind::kMeasure || k == PlanKind::kMeasureHalves;
+}
+
 TEST(StreamControllerTest, WarmsUpMeasuresThenStreams) {
   StreamController c = Make();
   SimulatedCard card(1);
   BatchPlan p = c.Plan(kItems);
   EXPECT_EQ(p.kind, PlanKind::kWarmup);
   ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  // The kernel's halves first, then the measurement, which derives.
+  p = c.Plan(kItems);
+  EXPECT_EQ(p.kind, PlanKind::kMeasureHalves);
+  EXPECT_EQ(p.streams, 1);
+  ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  EXPECT_EQ(c.events().size(), 0u);
   p = c.Plan(kItems);
   EXPECT_EQ(p.kind, PlanKind::kMeasure);
   EXPECT_EQ(p.streams, 1);
@@ -284,7 +301,8 @@ TEST(StreamControllerTest, StepChangeIsFollowed) {
   int detected_after = -1;
   for (int i = 1; i <= 20 && detected_after < 0; ++i) {
     const BatchPlan p = c.Plan(kItems);
-    if (p.kind == PlanKind::kMeasure) detected_after = i - 1;  // slower batches seen before it
+    // The re-measurement's first batch (its kernel halves); slower batches seen before it.
+    if (p.kind == PlanKind::kMeasureHalves) detected_after = i - 1;
     ASSERT_TRUE(c.Observe(p, card.Run(p, kKernelHeavy, kItems)).ok());
   }
   ASSERT_GT(detected_after, 0);
@@ -433,9 +451,10 @@ TEST(StreamControllerTest, ExplorationVisitsAreRunsAndUnsettledBatchesAreNotSamp
 BatchObservation TransferBoundBatch(const BatchPlan& p, double streamed_ms) {
   BatchObservation obs;
   obs.items = kItems;
-  if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup) {
+  if (NonStreamed(p.kind)) {
     obs.components = {1.0, 0.05, 0.01};
     obs.measured_ms = obs.components.total_ms();
+    if (p.kind == PlanKind::kMeasureHalves) obs.components.kernel_half_ms = 0.025;
   } else {
     obs.measured_ms = streamed_ms;
   }
@@ -519,10 +538,13 @@ TEST(StreamControllerTest, SwitchingToLatenciesRederivesWithoutMeasuring) {
   c.RequestRemeasure("test");
   c.SetSteadyState(true, "overlap again");
   EXPECT_EQ(c.events().size(), events + 1);
+  const BatchPlan h = c.Plan(kItems);
+  ASSERT_EQ(h.kind, PlanKind::kMeasureHalves);
   const BatchPlan m = c.Plan(kItems);
   ASSERT_EQ(m.kind, PlanKind::kMeasure);
   // Its re-measurement shows the same workload, but the n chosen for latencies is not kept: the
   // derivation is the model's, for periods again.
+  ASSERT_TRUE(c.Observe(h, card.Run(h, kTransferBound, kItems)).ok());
   ASSERT_TRUE(c.Observe(m, card.Run(m, kTransferBound, kItems)).ok());
   ASSERT_EQ(c.events().size(), events + 2);
   EXPECT_FALSE(c.events().back().n_kept) << c.events().back().reason;
@@ -569,7 +591,7 @@ TEST(StreamControllerTest, ANeighbourMustWinOnTwoVisits) {
 // above it, 5 % slower per doubling. Records that first choice (n* of the initial derivation)
 // in `first_n` at the first streamed plan.
 double BelowIsFaster(const BatchPlan& p, const StreamController& c, double below, int* first_n) {
-  if (*first_n == 0 && p.kind != PlanKind::kMeasure && p.kind != PlanKind::kWarmup) {
+  if (*first_n == 0 && !NonStreamed(p.kind)) {
     *first_n = c.streams();
   }
   return *first_n == 0 || p.streams < *first_n
@@ -711,6 +733,116 @@ TEST(StreamControllerTest, ASlowedSampleOfAVisitDoesNotHideAFasterNeighbour) {
   }
 }
 
+// The measurement's halves batch: planned before its kMeasure batches, its kernel's half in
+// the reference (per item of the reference), carried as a share of the kernel to measurements
+// without one, and off with the option. On the 1.5 MiB histogram of run 136 (whose kernel takes
+// as long for half the frames, docs/evidence/run139/shapes.txt) the half moves the choice from
+// n = 2 to n = 1, which run 136 measured 1-8 % faster.
+TEST(StreamControllerTest, TheKernelsHalfReachesTheModelAndCarriesOver) {
+  const DeviceTraits traits = testing::Run117Traits();  // the profile of run 136
+  constexpr std::int64_t kFrames = 64;
+  const ComponentTimes hist{.h2d_ms = 0.034576, .kernel_ms = 0.012256, .d2h_ms = 0.009856};
+  auto measured = [&](std::int64_t items, double half_share) {
+    const double s = static_cast<double>(items) / kFrames;
+    BatchObservation o;
+    o.items = items;
+    o.components = {hist.h2d_ms * s, hist.kernel_ms * s, hist.d2h_ms * s,
+                    half_share * hist.kernel_ms * s};
+    o.measured_ms = o.components.total_ms();
+    o.h2d_bytes = 1622016.0 * s;
+    o.d2h_bytes = 65536.0 * s;
+    return o;
+  };
+  for (const bool halves : {true, false}) {
+    SCOPED_TRACE(halves ? "with the halves batch" : "without");
+    AdaptiveOptions o = Options();
+    o.measure_kernel_halves = halves;
+    StreamController c(MakeModel(ModelKind::kCurrent), traits, o);
+    BatchPlan p = c.Plan(kFrames);
+    ASSERT_EQ(p.kind, PlanKind::kWarmup);
+    ASSERT_TRUE(c.Observe(p, measured(kFrames, 0.0)).ok());
+    if (halves) {
+      p = c.Plan(kFrames);
+      ASSERT_EQ(p.kind, PlanKind::kMeasureHalves);
+      // Measured on a batch of 32 frames (its half as long as its whole kernel, which is half
+      // the reference's): scaled per frame, the reference's kernel.
+      ASSERT_TRUE(c.Observe(p, measured(32, 1.0)).ok());
+      EXPECT_TRUE(c.events().empty());
+    }
+    p = c.Plan(kFrames);
+    ASSERT_EQ(p.kind, PlanKind::kMeasure);
+    ASSERT_TRUE(c.Observe(p, measured(kFrames, 0.0)).ok());
+    ASSERT_EQ(c.events().size(), 1u);
+    ASSERT_TRUE(c.reference().has_value());
+    EXPECT_NEAR(c.reference()->components.kernel_half_ms, halves ? hist.kernel_ms : 0.0, 1e-15);
+    // Half the frames take as long as all: the fixed part is the whole kernel, and n = 1 is
+    // chosen.
+    EXPECT_EQ(c.streams(), halves ? 1 : 2);
+    EXPECT_EQ(c.Plan(kFrames).kind, PlanKind::kStreamed);
+
+    // A measurement the caller asks for (no halves batch of its own): the share carries over.
+    const BatchPlan asked{PlanKind::kMeasure, 1, 0.0, kNoGeneration};
+    ASSERT_TRUE(c.Observe(asked, measured(kFrames / 2, 0.0)).ok());
+    EXPECT_NEAR(c.reference()->components.kernel_half_ms, halves ? hist.kernel_ms / 2 : 0.0,
+                1e-15);
+    // A caller's halves batch is not the controller's: nothing changes.
+    const BatchPlan asked_halves{PlanKind::kMeasureHalves, 1, 0.0, kNoGeneration};
+    const std::size_t events = c.events().size();
+    ASSERT_TRUE(c.Observe(asked_halves, measured(kFrames, 0.5)).ok());
+    EXPECT_EQ(c.events().size(), events);
+    EXPECT_NEAR(c.reference()->components.kernel_half_ms, halves ? hist.kernel_ms / 2 : 0.0,
+                1e-15);
+    if (!halves) continue;
+    // A re-measurement whose halves batch reports none (a batch of one item cannot be
+    // halved): the share carries over too.
+    c.RequestRemeasure("test");
+    p = c.Plan(kFrames);
+    ASSERT_EQ(p.kind, PlanKind::kMeasureHalves);
+    ASSERT_TRUE(c.Observe(p, measured(1, 0.0)).ok());
+    p = c.Plan(kFrames);
+    ASSERT_EQ(p.kind, PlanKind::kMeasure);
+    ASSERT_TRUE(c.Observe(p, measured(kFrames, 0.0)).ok());
+    EXPECT_NEAR(c.reference()->components.kernel_half_ms, hist.kernel_ms, 1e-15);
+    EXPECT_EQ(c.streams(), 1);
+  }
+}
+
+// Plans whose batches never ran (a launcher's error) are given back: a warm-up, the kernel's
+// halves or the measured batch is planned again and the measurement completes; a streamed
+// plan owes nothing, and a plan of an earlier derivation is ignored.
+TEST(StreamControllerTest, AnAbandonedMeasurementBatchIsPlannedAgain) {
+  StreamController c = Make();
+  SimulatedCard card(5);
+  for (const PlanKind kind :
+       {PlanKind::kWarmup, PlanKind::kMeasureHalves, PlanKind::kMeasure}) {
+    BatchPlan p = c.Plan(kItems);
+    ASSERT_EQ(p.kind, kind);
+    c.Abandon(p);
+    p = c.Plan(kItems);
+    ASSERT_EQ(p.kind, kind) << "planned again";
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  ASSERT_EQ(c.events().size(), 1u);
+  EXPECT_EQ(c.events()[0].kind, EventKind::kInitial);
+  BatchPlan p = c.Plan(kItems);
+  ASSERT_EQ(p.kind, PlanKind::kStreamed);
+  c.Abandon(p);
+  EXPECT_EQ(c.Plan(kItems).kind, PlanKind::kStreamed);
+  // A re-measurement: the halves plan of the generation before it is stale.
+  const BatchPlan stale{PlanKind::kMeasureHalves, 1, 0.0, 0};
+  c.RequestRemeasure("test");
+  const BatchPlan halves = c.Plan(kItems);
+  ASSERT_EQ(halves.kind, PlanKind::kMeasureHalves);
+  ASSERT_NE(halves.generation, stale.generation);
+  c.Abandon(stale);  // planned ahead of observations, before this derivation's halves ran
+  p = c.Plan(kItems);
+  EXPECT_EQ(p.kind, PlanKind::kMeasure) << "the stale plan changed nothing";
+  ASSERT_TRUE(c.Observe(halves, card.Run(halves, kTransferBound, kItems)).ok());
+  const std::size_t events = c.events().size();
+  ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  EXPECT_EQ(c.events().size(), events + 1);
+}
+
 TEST(StreamControllerTest, InvalidTimingsAreRejected) {
   StreamController c = Make();
   SimulatedCard card(19);
@@ -727,6 +859,11 @@ TEST(StreamControllerTest, InvalidTimingsAreRejected) {
   BatchObservation zero_items;
   zero_items.measured_ms = 1.0;
   EXPECT_FALSE(c.Observe(p, zero_items).ok());
+  BatchObservation bad_half;
+  bad_half.items = kItems;
+  bad_half.measured_ms = 1.0;
+  bad_half.components.kernel_half_ms = -0.5;
+  EXPECT_EQ(c.Observe(p, bad_half).code(), absl::StatusCode::kInvalidArgument);
   const std::int64_t n = c.observations();
   EXPECT_EQ(n, c.observations());  // rejected observations are not counted
 }
@@ -744,11 +881,22 @@ TEST(StreamControllerTest, SeveralMeasuredBatchesOutvoteABurst) {
     // Plans run ahead of observations (continuous mode): all the measurement's batches are
     // planned first, then a streamed batch at the current n while they are out.
     std::vector<BatchPlan> plans;
+    const BatchPlan halves = c.Plan(kItems);
+    EXPECT_EQ(halves.kind, PlanKind::kMeasureHalves);
     for (int i = 0; i < measure_batches; ++i) {
       plans.push_back(c.Plan(kItems));
       EXPECT_EQ(plans.back().kind, PlanKind::kMeasure) << i;
     }
     EXPECT_EQ(c.Plan(kItems).kind, PlanKind::kStreamed);
+    {
+      BatchObservation obs;
+      obs.items = kItems;
+      obs.components = {kTransferBound.h2d_ms, kTransferBound.kernel_ms, kTransferBound.d2h_ms,
+                        0.5 * kTransferBound.kernel_ms};
+      obs.measured_ms = obs.components.total_ms();
+      EXPECT_TRUE(c.Observe(halves, obs).ok());
+      EXPECT_TRUE(c.events().empty());
+    }
     for (int i = 0; i < measure_batches; ++i) {
       BatchObservation obs;
       obs.items = kItems;
@@ -808,12 +956,13 @@ TEST(StreamControllerTest, ARemeasurementOfTheSameWorkloadKeepsTheChosenN) {
       const BatchPlan p = c.Plan(kItems);
       BatchObservation o = TransferBoundBatch(
           p, 1.15 * BelowIsFaster(p, c, 0.9, &first_n) * std::exp(noise(rng)));
-      if (p.kind == PlanKind::kMeasure) {
+      if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kMeasureHalves) {
         if (shape_changes) {
           o.components.kernel_ms *= 8.0;
+          o.components.kernel_half_ms *= 8.0;
         } else {
           o.components = {o.components.h2d_ms * 1.15, o.components.kernel_ms * 1.15,
-                          o.components.d2h_ms * 1.15};
+                          o.components.d2h_ms * 1.15, o.components.kernel_half_ms * 1.15};
         }
         o.measured_ms = o.components.total_ms();
       }
@@ -870,7 +1019,7 @@ TEST(StreamControllerTest, AKeptDriftDoesNotRevisitTheModelsChoiceMeasuredSlower
   int first_n = 0;
   // Only the neighbour below the model's first choice is faster; every other n as slow as it.
   const auto time = [&](const BatchPlan& p) {
-    if (first_n == 0 && p.kind != PlanKind::kMeasure && p.kind != PlanKind::kWarmup) {
+    if (first_n == 0 && !NonStreamed(p.kind)) {
       first_n = c.streams();
     }
     return first_n != 0 && p.streams == first_n / 2 ? 0.9 : 1.0;
@@ -891,9 +1040,9 @@ TEST(StreamControllerTest, AKeptDriftDoesNotRevisitTheModelsChoiceMeasuredSlower
   for (int k = 0; k < 40 && c.events().size() == events; ++k) {
     const BatchPlan p = c.Plan(kItems);
     BatchObservation o = TransferBoundBatch(p, 1.15 * time(p) * std::exp(noise(rng)));
-    if (p.kind == PlanKind::kMeasure) {
+    if (p.kind == PlanKind::kMeasure || p.kind == PlanKind::kMeasureHalves) {
       o.components = {o.components.h2d_ms * 1.15, o.components.kernel_ms * 1.15,
-                      o.components.d2h_ms * 1.15};
+                      o.components.d2h_ms * 1.15, o.components.kernel_half_ms * 1.15};
       o.measured_ms = o.components.total_ms();
     }
     ASSERT_TRUE(c.Observe(p, o).ok());
@@ -1154,6 +1303,9 @@ TEST(StreamControllerTest, MeasuredResidualsCorrectTheDeviceNotTheHostsIssueTime
 void StartAtStar(StreamController& c, SimulatedCard& card, const Workload2& w, int* star) {
   BatchPlan p = c.Plan(kItems);
   ASSERT_TRUE(c.Observe(p, card.Run(p, w, kItems)).ok());  // warm-up
+  p = c.Plan(kItems);
+  ASSERT_EQ(p.kind, PlanKind::kMeasureHalves);
+  ASSERT_TRUE(c.Observe(p, card.Run(p, w, kItems)).ok());
   p = c.Plan(kItems);
   ASSERT_EQ(p.kind, PlanKind::kMeasure);
   ASSERT_TRUE(c.Observe(p, card.Run(p, w, kItems)).ok());

@@ -69,7 +69,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 9);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 10);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -81,15 +81,16 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 9], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 8], "issue_ms");
-  EXPECT_EQ(c[c.size() - 7], "issue");
-  EXPECT_EQ(c[c.size() - 6], "halves_ratio");
-  EXPECT_EQ(c[c.size() - 5], "held_ms");
-  EXPECT_EQ(c[c.size() - 4], "pred_calibrated_device");
-  EXPECT_EQ(c[c.size() - 3], "pred_current_device");
-  EXPECT_EQ(c[c.size() - 2], "adaptive_runs");
-  EXPECT_EQ(c.back(), "adaptive_deviation");
+  EXPECT_EQ(c[c.size() - 10], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 9], "issue_ms");
+  EXPECT_EQ(c[c.size() - 8], "issue");
+  EXPECT_EQ(c[c.size() - 7], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 6], "held_ms");
+  EXPECT_EQ(c[c.size() - 5], "pred_calibrated_device");
+  EXPECT_EQ(c[c.size() - 4], "pred_current_device");
+  EXPECT_EQ(c[c.size() - 3], "adaptive_runs");
+  EXPECT_EQ(c[c.size() - 2], "adaptive_deviation");
+  EXPECT_EQ(c.back(), "kernel_half_ms");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -129,6 +130,7 @@ TEST(SweepCsvTest, RowIsExact) {
   p.current_device_ms = 1.125;
   p.adaptive_runs = 2;
   p.adaptive_deviation = 0.0625;
+  p.kernel_half_ms = 0.1875;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -142,7 +144,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625\n";
+  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -297,9 +299,10 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 
 TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms,
-  // pred_calibrated_device, pred_current_device, adaptive_runs and adaptive_deviation existed:
-  // without the last two, five, six, seven or eight columns they parse, with NaN, "streams",
-  // NaN and 0 there; a row as long as the new header is then an error.
+  // pred_calibrated_device, pred_current_device, adaptive_runs, adaptive_deviation and
+  // kernel_half_ms existed: without the last one, three, six, seven, eight or nine columns they
+  // parse, with NaN, "streams", NaN and 0 there; a row as long as the new header is then an
+  // error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
@@ -309,12 +312,15 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   p.current_device_ms = 2.5;
   p.adaptive_runs = 3;
   p.adaptive_deviation = 0.25;
+  p.kernel_half_ms = 0.375;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header_d = drop_last(drop_last(SweepCsvHeader()));  // runs 76-88
-  const std::string row_d = drop_last(drop_last(SweepCsvRow(p)));
+  const std::string header_k = drop_last(SweepCsvHeader());  // runs 89-139
+  const std::string row_k = drop_last(SweepCsvRow(p));
+  const std::string header_d = drop_last(drop_last(header_k));  // runs 76-88
+  const std::string row_d = drop_last(drop_last(row_k));
   const std::string header_r = drop_last(drop_last(drop_last(header_d)));  // runs 69-74
   const std::string header0 = drop_last(header_r);  // without halves_ratio
   const std::string header1 = drop_last(header0);   // without issue
@@ -361,13 +367,19 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].current_device_ms, 2.5);
   EXPECT_EQ((*r)[0].adaptive_runs, 3);
   EXPECT_EQ((*r)[0].adaptive_deviation, 0.25);
+  EXPECT_EQ((*r)[0].kernel_half_ms, 0.375);
+  // Runs 89-139: everything but the kernel's half.
+  r = ParseSweepCsv(header_k + row_k);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].adaptive_deviation, 0.25);
+  EXPECT_TRUE(std::isnan((*r)[0].kernel_half_ms));
   // Runs 76-88: everything but the adaptive runs.
   r = ParseSweepCsv(header_d + row_d);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].current_device_ms, 2.5);
   EXPECT_EQ((*r)[0].adaptive_runs, 0);
   EXPECT_TRUE(std::isnan((*r)[0].adaptive_deviation));
-  for (const std::string& old : {header_d, header_r, header0, header1, header2}) {
+  for (const std::string& old : {header_k, header_d, header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -376,7 +388,8 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop adaptive_deviation
+  header = header.substr(0, header.rfind(','));  // drop kernel_half_ms
+  header = header.substr(0, header.rfind(','));  // adaptive_deviation
   header = header.substr(0, header.rfind(','));  // adaptive_runs
   header = header.substr(0, header.rfind(','));  // pred_current_device
   header = header.substr(0, header.rfind(','));  // pred_calibrated_device
@@ -436,17 +449,18 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 9, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 8, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 7, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 7, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 6, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
-      {n - 5, "1ms", "'held_ms': value '1ms' is not a number"},
-      {n - 4, "?", "'pred_calibrated_device': value '?' is not a number"},
-      {n - 3, "-", "'pred_current_device': value '-' is not a number"},
-      {n - 2, "", "'adaptive_runs': value '' is empty"},
-      {n - 2, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
-      {n - 1, "10%", "'adaptive_deviation': value '10%' is not a number"},
+      {n - 10, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 9, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 8, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 8, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 7, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 6, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 5, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 4, "-", "'pred_current_device': value '-' is not a number"},
+      {n - 3, "", "'adaptive_runs': value '' is empty"},
+      {n - 3, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
+      {n - 2, "10%", "'adaptive_deviation': value '10%' is not a number"},
+      {n - 1, "6us", "'kernel_half_ms': value '6us' is not a number"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =

@@ -554,6 +554,71 @@ TEST_F(PipelineTest, AutomaticModeWarmsUpMeasuresThenStreams) {
   }
 }
 
+// The measurement's kernel halves: the kernel launched over each half of the items in turn,
+// call by call and as a graph (a graph of its own beside the measured batch's), on an odd item
+// count; the output is the whole batch's, the first half's time is reported and both halves'
+// together as the kernel. One item cannot be halved: it runs whole and reports no half.
+// Automatic mode takes the half into its reference.
+TEST_F(PipelineTest, TheKernelsHalvesAreTimedAndTheOutputIsWhole) {
+  constexpr std::int64_t kItems = (1 << 20) + 7;
+  constexpr int kIters = 40;
+  auto rng = TestRng();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  for (IssueMode mode : {IssueMode::kStreams, IssueMode::kGraph}) {
+    SCOPED_TRACE(std::string(IssueModeName(mode)));
+    PipelineOptions o = AddScalarOptions(kItems, kIters, IssueOrder::kDepthFirst, 8);
+    o.issue = mode;
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    for (int rep = 0; rep < 3; ++rep) {
+      for (const std::int64_t items : {kItems, std::int64_t{1}}) {
+        FillRandom(in.span(), rng);
+        AddScalarReference(in.span(), ref, kIters);
+        Poison(out.data(), out.bytes());
+        absl::StatusOr<BatchStats> st = p->MeasureKernelHalves({in.data(), out.data(), items});
+        ASSERT_TRUE(st.ok()) << st.status();
+        ASSERT_EQ(std::memcmp(out.data(), ref.data(), static_cast<std::size_t>(items) * 4), 0)
+            << "items " << items;
+        EXPECT_EQ(st->kind, PlanKind::kMeasureHalves);
+        EXPECT_EQ(st->streams, 1);
+        EXPECT_EQ(st->graph, mode == IssueMode::kGraph);
+        EXPECT_GT(st->components.h2d_ms, 0.0);
+        EXPECT_GT(st->components.kernel_ms, 0.0);
+        EXPECT_GT(st->components.d2h_ms, 0.0);
+        if (items == 1) {
+          EXPECT_EQ(st->components.kernel_half_ms, 0.0);
+        } else {
+          EXPECT_GT(st->components.kernel_half_ms, 0.0);
+          EXPECT_LT(st->components.kernel_half_ms, st->components.kernel_ms);
+        }
+        // The whole measured batch, between the same kinds of events, computes the same.
+        Poison(out.data(), out.bytes());
+        absl::StatusOr<BatchStats> whole = p->MeasureComponents({in.data(), out.data(), items});
+        ASSERT_TRUE(whole.ok()) << whole.status();
+        ASSERT_EQ(std::memcmp(out.data(), ref.data(), static_cast<std::size_t>(items) * 4), 0);
+        EXPECT_EQ(whole->components.kernel_half_ms, 0.0);
+      }
+    }
+    // Automatic mode: the first Run runs the warm-up, the halves and the measurement, and
+    // returns the measurement; the reference holds the half.
+    absl::StatusOr<StreamPipeline> a = StreamPipeline::Create(o);
+    ASSERT_TRUE(a.ok()) << a.status();
+    FillRandom(in.span(), rng);
+    AddScalarReference(in.span(), ref, kIters);
+    Poison(out.data(), out.bytes());
+    absl::StatusOr<BatchStats> st = a->Run({in.data(), out.data(), kItems});
+    ASSERT_TRUE(st.ok()) << st.status();
+    ASSERT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0);
+    EXPECT_EQ(st->kind, PlanKind::kMeasure);
+    ASSERT_EQ(st->events.size(), 1u);
+    EXPECT_EQ(st->events[0].kind, EventKind::kInitial);
+    ASSERT_TRUE(a->controller().reference().has_value());
+    EXPECT_GT(a->controller().reference()->components.kernel_half_ms, 0.0);
+  }
+}
+
 TEST_F(PipelineTest, SubmitAndCollectOverlapBatchesInOrder) {
   constexpr std::int64_t kItems = 1 << 20;
   constexpr int kBatches = 7;
@@ -922,6 +987,49 @@ TEST_P(LauncherFailing, MidBatchLeavesPipelineUsable) {
     std::vector<float> ref(kItems);
     AddScalarReference(in, ref, 1);
     EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin())) << "n=" << n;
+  }
+}
+
+// Automatic mode whose launcher fails on a measurement's batch (the kernel's halves, or the
+// measured batch itself): the error is returned, and the next Run measures again and derives
+// (a batch that never ran is given back to the controller, which plans it again) instead of
+// waiting forever for a measurement that will not come.
+TEST_F(PipelineTest, AMeasurementBatchThatFailsIsMeasuredAgain) {
+  constexpr std::int64_t kItems = 1 << 16;
+  auto rng = TestRng();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  // Launcher calls of the first Run: the warm-up (1), the kernel's halves (2, 3), the
+  // measured batch (4).
+  for (const int failing_call : {2, 4}) {
+    SCOPED_TRACE(failing_call == 2 ? "the halves fail" : "the measured batch fails");
+    int calls = 0;
+    PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8);
+    const KernelLauncher good = AddScalarLauncher(1);
+    o.launch = [&](const LaunchArgs& a) -> absl::Status {
+      if (++calls == failing_call) return absl::AbortedError("refused once");
+      return good(a);
+    };
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    FillRandom(in.span(), rng);
+    AddScalarReference(in.span(), ref, 1);
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.status().message().find("refused once"), std::string::npos) << st.status();
+    EXPECT_TRUE(p->controller().events().empty());
+    Poison(out.data(), out.bytes());
+    st = p->Run({in.data(), out.data(), kItems});
+    ASSERT_TRUE(st.ok()) << st.status();
+    ASSERT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0);
+    EXPECT_EQ(st->kind, PlanKind::kMeasure);
+    ASSERT_EQ(st->events.size(), 1u);
+    EXPECT_EQ(st->events[0].kind, EventKind::kInitial);
+    EXPECT_GT(p->controller().reference()->components.kernel_half_ms, 0.0);
+    st = p->Run({in.data(), out.data(), kItems});
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->kind == PlanKind::kStreamed || st->kind == PlanKind::kExplore);
   }
 }
 

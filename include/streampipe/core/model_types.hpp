@@ -22,6 +22,12 @@ struct ComponentTimes {
   double h2d_ms = 0.0;
   double kernel_ms = 0.0;
   double d2h_ms = 0.0;
+  // The kernel launched over the first half of the batch's items, timed the same way in a
+  // batch of its own (0: not measured). With kernel_ms it tells the part of the kernel's time
+  // that does not shrink with the sub-chunk: a launch's latency, and a grid under one round of
+  // blocks (seed 001, eq. 1), whose time is that of the round however few blocks it holds.
+  // Not part of total_ms().
+  double kernel_half_ms = 0.0;
 
   double total_ms() const { return h2d_ms + kernel_ms + d2h_ms; }
 };
@@ -94,6 +100,10 @@ struct Workload {
 struct ModelTerms {
   double t_hd = 0.0;
   double t_e = 0.0;
+  // The part of t_e every sub-chunk's kernel pays whatever its size: 2 kernel_half - t_e,
+  // within [0, t_e] (0 where the half was not measured). The current model's sub-chunk kernel
+  // takes t_e_fixed + (t_e - t_e_fixed)/n instead of t_e/n.
+  double t_e_fixed = 0.0;
   double t_dh = 0.0;
   double lat_hd = 0.0;
   double lat_dh = 0.0;

@@ -52,6 +52,10 @@ namespace streampipe {
 enum class PlanKind {
   kWarmup,    // run non-streamed; timing discarded (module loading, first use)
   kMeasure,   // run non-streamed with events around each component
+  // Run non-streamed with the kernel launched over each half of the items in turn, events
+  // around each: the kernel's time at half the batch (ComponentTimes::kernel_half_ms). Planned
+  // once per (re-)measurement, before its kMeasure batches; not part of their median.
+  kMeasureHalves,
   kStreamed,  // run on the chosen number of streams
   kExplore,   // run on a neighbouring number of streams, to calibrate and compare
 };
@@ -117,6 +121,11 @@ struct AdaptiveOptions {
   // (per item). 1 is the papers' method; more resist a GPU shared with bursts of other work,
   // where one batch may measure the burst.
   int measure_batches = 1;
+  // One more non-streamed batch per (re-)measurement, its kernel launched over each half of
+  // the items (kMeasureHalves): the part of the kernel's time that every sub-chunk pays whatever
+  // its size (docs/models.md, "The current-GPU model"). Off: the kernel of a sub-chunk is
+  // modelled as 1/n of the batch's (the papers'), or as the last measured halves said.
+  bool measure_kernel_halves = true;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
@@ -193,9 +202,15 @@ class StreamController {
                    AdaptiveOptions options);
 
   // What to run for a batch of `items` (> 0) items. Every plan must be run and reported with
-  // Observe(), in the order planned (plans may run ahead of observations, as in continuous
+  // Observe() (or given back with Abandon()), in the order planned (plans may run ahead of observations, as in continuous
   // mode): a planned warm-up or measurement counts as done or pending from here on.
   BatchPlan Plan(std::int64_t items);
+
+  // A plan that will not be observed: its batch was refused or failed before it ran (a
+  // launcher's error, a bad batch). A warm-up or a measurement's batch is planned again, so that
+  // the measurement still completes; a streamed or explored batch is simply not owed. Plans of
+  // an earlier derivation are ignored. Call it before planning the next batch.
+  void Abandon(const BatchPlan& plan);
 
   // Reports how the planned batch went. InvalidArgument for non-finite or negative timings,
   // a zero time for a timed batch, or items <= 0 (the observation is ignored).
@@ -246,6 +261,9 @@ class StreamController {
     int series = 0;  // the most recent samples that belong to the current comparison with n*
   };
   // `previous`: the measurement before this one (a re-measurement), else null.
+  // The measurement's kernel at half the batch: the halves batch's, per reference item, or the
+  // share carried from the last that had one.
+  void SetKernelHalf(BatchObservation& reference) const;
   void Derive(EventKind kind, std::string reason, double measured_ms,
               const BatchObservation* previous = nullptr);
   void Refit();
@@ -324,6 +342,11 @@ class StreamController {
   bool measure_pending_ = false;  // a measurement is planned, not yet fully observed
   int measures_planned_ = 0;      // kMeasure plans of the pending measurement
   std::vector<BatchObservation> measures_;  // its batches observed so far
+  bool halves_planned_ = false;             // its kMeasureHalves batch: planned,
+  std::optional<BatchObservation> halves_;  // and observed
+  // kernel_half_ms / kernel_ms of the last measurement that timed the halves: carried to one
+  // that did not (a caller's measurement, a batch of one item). 0: none yet.
+  double kernel_half_share_ = 0.0;
   std::int64_t generation_ = 0;   // derivations so far
   std::optional<BatchObservation> reference_;
   std::optional<ModelTerms> terms_;  // at the reference item count, c = 0

@@ -57,6 +57,8 @@ struct SweepPoint {
   double median_ms = 0, p10_ms = 0, p90_ms = 0;  // measured over `repetitions` batches
   int repetitions = 0;
   double h2d_ms = 0, kernel_ms = 0, d2h_ms = 0;  // non-streamed components of the configuration
+  // The kernel over half the batch (StreamPipeline::MeasureKernelHalves); NaN: not measured.
+  double kernel_half_ms = std::numeric_limits<double>::quiet_NaN();
   // Predicted time of each model (kAllModelKinds order), NaN where not computed. Sized
   // kSweepModelCount by default; SweepCsvRow writes missing entries as NaN.
   std::vector<double> predicted_ms =
@@ -150,9 +152,9 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
 // model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
-// pred_current_device, adaptive_runs, adaptive_deviation (the last eight optional when reading,
-// dropped from the end: files written before they existed parse with NaN, "streams", NaN and
-// 0 there). Numbers are written in the shortest form that round-trips exactly;
+// pred_current_device, adaptive_runs, adaptive_deviation, kernel_half_ms (the last nine
+// optional when reading, dropped from the end: files written before they existed parse with
+// NaN, "streams", NaN and 0 there). Numbers are written in the shortest form that round-trips exactly;
 // NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.

@@ -75,8 +75,15 @@ class StreamPipeline {
   // the batch completed and its output is right, but its time is not the device's alone.
   absl::StatusOr<BatchStats> RunHeld(const HostBatch& batch, int streams);
 
-  // Runs one batch non-streamed with events around each component (n = 1).
+  // Runs one batch non-streamed with events around each component (n = 1). Automatic mode
+  // re-derives n from it (a measurement the caller asked for).
   absl::StatusOr<BatchStats> MeasureComponents(const HostBatch& batch);
+  // The same, with the kernel launched over the first half of the items and then over the
+  // second (as two sub-chunks on one stream): components.kernel_half_ms is the first launch,
+  // kernel_ms both. What a sub-chunk's kernel costs at half the batch; automatic mode runs one
+  // such batch of its own per measurement (AdaptiveOptions::measure_kernel_halves) and does
+  // not use this one. A batch of one item runs whole and reports no half.
+  absl::StatusOr<BatchStats> MeasureKernelHalves(const HostBatch& batch);
 
   // Asynchronous, in order: Submit enqueues a batch and returns; Collect waits for the oldest
   // and returns its statistics (and, for pageable output, copies it out). At most
