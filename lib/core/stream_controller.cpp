@@ -291,6 +291,7 @@ void StreamController::AddEvent(EventKind kind, std::string reason, int old_n, d
 
 void StreamController::SetKernelHalf(BatchObservation& reference) const {
   ComponentTimes& c = reference.components;
+  if (c.kernel_half_ms > 0.0) return;  // the caller's own
   if (halves_ && halves_->components.kernel_half_ms > 0.0 && halves_->items > 0) {
     // Per item of the reference (the halves batch may have had another size).
     c.kernel_half_ms = halves_->components.kernel_half_ms *
@@ -941,6 +942,9 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         reference_ = obs;  // a measurement the user asked for: that batch alone
         SetKernelHalf(*reference_);
       } else {
+        // Of the pending measurement only: one planned before a caller's measurement derived
+        // (batches in flight) would otherwise complete the next measurement with its old time.
+        if (plan.generation != generation_ || !measure_pending_) return absl::OkStatus();
         measures_.push_back(obs);
       }
       if (plan.generation != kNoGeneration) {

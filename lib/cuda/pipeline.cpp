@@ -166,7 +166,8 @@ struct Slot {
   std::vector<TimedEvent> comp;
   std::vector<TimedEvent> marks;      // 6 per chunk with record_timeline
   Event fork;                         // graph capture, held batches: the origin forks the streams
-  // IssueMode::kGraph: by n, the measured (non-streamed) batch as 0; at most kMaxGraphsPerSlot.
+  // IssueMode::kGraph: by n, the measured (non-streamed) batch as 0, the measurement's kernel
+  // halves as -1; at most kMaxGraphsPerSlot.
   std::map<int, CachedGraph> graphs;
 
   // The batch in flight.

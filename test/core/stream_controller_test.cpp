@@ -843,6 +843,43 @@ TEST(StreamControllerTest, AnAbandonedMeasurementBatchIsPlannedAgain) {
   EXPECT_EQ(c.events().size(), events + 1);
 }
 
+// A measurement's batch planned before a caller's measurement derived (batches in flight) is
+// stale when it comes back: it neither completes the next measurement with its old time nor
+// derives again.
+TEST(StreamControllerTest, AStaleMeasurementBatchIsIgnored) {
+  StreamController c = Make();
+  SimulatedCard card(6);
+  Drive(c, card, kTransferBound, 20);
+  c.RequestRemeasure("test");
+  const BatchPlan old_halves = c.Plan(kItems);
+  ASSERT_EQ(old_halves.kind, PlanKind::kMeasureHalves);
+  const BatchPlan old_measure = c.Plan(kItems);
+  ASSERT_EQ(old_measure.kind, PlanKind::kMeasure);
+  // The caller measures (a batch of its own) and the controller derives from it.
+  const BatchPlan asked{PlanKind::kMeasure, 1, 0.0, kNoGeneration};
+  std::size_t events = c.events().size();
+  ASSERT_TRUE(c.Observe(asked, card.Run(asked, kTransferBound, kItems)).ok());
+  ASSERT_EQ(c.events().size(), ++events);
+  // Then a new re-measurement; the old batches come back late, with times 5x the card's.
+  c.RequestRemeasure("test again");
+  const BatchPlan halves = c.Plan(kItems);
+  ASSERT_EQ(halves.kind, PlanKind::kMeasureHalves);
+  const BatchPlan measure = c.Plan(kItems);
+  ASSERT_EQ(measure.kind, PlanKind::kMeasure);
+  BatchObservation slow = card.Run(old_measure, kTransferBound, kItems);
+  slow.components.h2d_ms *= 5.0;
+  slow.measured_ms = slow.components.total_ms();
+  ASSERT_TRUE(c.Observe(old_halves, card.Run(old_halves, kTransferBound, kItems)).ok());
+  ASSERT_TRUE(c.Observe(old_measure, slow).ok());
+  EXPECT_EQ(c.events().size(), events) << "stale: no derivation";
+  ASSERT_TRUE(c.Observe(halves, card.Run(halves, kTransferBound, kItems)).ok());
+  EXPECT_EQ(c.events().size(), events) << "the new measurement's own batch is still out";
+  const BatchObservation fresh = card.Run(measure, kTransferBound, kItems);
+  ASSERT_TRUE(c.Observe(measure, fresh).ok());
+  ASSERT_EQ(c.events().size(), events + 1);
+  EXPECT_DOUBLE_EQ(c.reference()->components.h2d_ms, fresh.components.h2d_ms);
+}
+
 TEST(StreamControllerTest, InvalidTimingsAreRejected) {
   StreamController c = Make();
   SimulatedCard card(19);

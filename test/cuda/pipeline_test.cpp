@@ -1000,10 +1000,12 @@ TEST_F(PipelineTest, AMeasurementBatchThatFailsIsMeasuredAgain) {
   auto in = *PinnedBuffer<float>::Create(kItems);
   auto out = *PinnedBuffer<float>::Create(kItems);
   std::vector<float> ref(kItems);
-  // Launcher calls of the first Run: the warm-up (1), the kernel's halves (2, 3), the
-  // measured batch (4).
-  for (const int failing_call : {2, 4}) {
-    SCOPED_TRACE(failing_call == 2 ? "the halves fail" : "the measured batch fails");
+  // Launcher calls of the first Run: the launcher's validation at the first batch (1, captured
+  // and discarded), the warm-up (2), the kernel's halves (3, 4), the measured batch (5).
+  for (const int failing_call : {2, 3, 5}) {
+    SCOPED_TRACE(failing_call == 2   ? "the warm-up fails"
+                 : failing_call == 3 ? "the halves fail"
+                                     : "the measured batch fails");
     int calls = 0;
     PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8);
     const KernelLauncher good = AddScalarLauncher(1);
@@ -1018,6 +1020,7 @@ TEST_F(PipelineTest, AMeasurementBatchThatFailsIsMeasuredAgain) {
     absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems});
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.status().message().find("refused once"), std::string::npos) << st.status();
+    EXPECT_EQ(calls, failing_call) << "the Run stops at the refusal";
     EXPECT_TRUE(p->controller().events().empty());
     Poison(out.data(), out.bytes());
     st = p->Run({in.data(), out.data(), kItems});
