@@ -21,6 +21,7 @@ constexpr char kCommand[] = "advise";
 
 struct AdviseFlags {
   double h2d_ms = 0.0, kernel_ms = 0.0, d2h_ms = 0.0;
+  double kernel_half_ms = 0.0;
   double h2d_bytes = 0.0, d2h_bytes = 0.0;
   std::int64_t items = 0;
   std::string model = "auto";
@@ -122,6 +123,9 @@ int RunAdvise(const std::vector<std::string>& args) {
   fs.Add("h2d-ms", &f.h2d_ms, "host-to-device copy time of one batch without streams (ms)");
   fs.Add("kernel-ms", &f.kernel_ms, "kernel time of one batch without streams (ms)");
   fs.Add("d2h-ms", &f.d2h_ms, "device-to-host copy time of one batch without streams (ms)");
+  fs.Add("kernel-half-ms", &f.kernel_half_ms,
+         "kernel time over half the batch's items (ms): the current model keeps the part "
+         "2 half - kernel of every sub-chunk's kernel (docs/models.md); 0: kernel / n");
   fs.Add("h2d-bytes", &f.h2d_bytes, "bytes copied in per batch (used where --h2d-ms is 0)");
   fs.Add("d2h-bytes", &f.d2h_bytes, "bytes copied out per batch (used where --d2h-ms is 0)");
   fs.Add("items", &f.items, "items per batch: caps n and sizes the Veneva regression");
@@ -158,7 +162,7 @@ int RunAdvise(const std::vector<std::string>& args) {
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   for (const auto& [name, v] :
        {std::pair<const char*, double>{"h2d-ms", f.h2d_ms}, {"kernel-ms", f.kernel_ms},
-        {"d2h-ms", f.d2h_ms}, {"h2d-bytes", f.h2d_bytes}, {"d2h-bytes", f.d2h_bytes}}) {
+        {"d2h-ms", f.d2h_ms}, {"kernel-half-ms", f.kernel_half_ms}, {"h2d-bytes", f.h2d_bytes}, {"d2h-bytes", f.d2h_bytes}}) {
     const absl::Status s = RequireFiniteNonNegative(fs, name, v);
     if (!s.ok()) return Fail(kCommand, kExitUsage, s);
   }
@@ -186,7 +190,7 @@ int RunAdvise(const std::vector<std::string>& args) {
   if (!traits.ok()) return Fail(kCommand, kExitUsage, traits.status());
 
   Workload w;
-  w.times = {f.h2d_ms, f.kernel_ms, f.d2h_ms};
+  w.times = {f.h2d_ms, f.kernel_ms, f.d2h_ms, f.kernel_half_ms};
   w.bytes = {f.h2d_bytes, f.d2h_bytes};
   w.problem_size = static_cast<double>(f.items);
   absl::StatusOr<ModelTerms> terms = ComputeModelTerms(*traits, w);

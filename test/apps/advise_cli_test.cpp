@@ -54,6 +54,23 @@ TEST(AdviseCliTest, IdleStreamOverheadLetsSmallSubChunksSplitFurther) {
       << bad.err;
 }
 
+// The 1.5 MiB histogram of run 136 with run 117's profile: kernel / n puts n = 2 first; its
+// kernel takes as long over half the frames (--kernel-half-ms), and n = 1 is chosen.
+TEST(AdviseCliTest, TheKernelsHalfKeepsItsFixedPart) {
+  const std::string base =
+      kBin +
+      " advise --h2d-ms=0.034576 --kernel-ms=0.012256 --d2h-ms=0.009856 --h2d-bytes=1622016 "
+      "--d2h-bytes=65536 --items=64 --max-streams=64 --powers-of-two --profile=" +
+      STREAMPIPE_SOURCE_DIR "/docs/evidence/run117/h100.toml";
+  ExpectChosen(base, 2);
+  ExpectChosen(base + " --kernel-half-ms=0.012256", 1);
+  ExpectChosen(base + " --kernel-half-ms=0.006128", 2);  // halves with the work: kernel / n
+  CommandResult bad = RunCommand(base + " --kernel-half-ms=-1");
+  EXPECT_EQ(bad.exit_code, 64);
+  EXPECT_NE(bad.err.find("--kernel-half-ms=-1: must be a finite number >= 0"), std::string::npos)
+      << bad.err;
+}
+
 TEST(AdviseCliTest, JsonHasTheDocumentedKeys) {
   CommandResult r = RunCommand(kBin +
                                " advise --json --model=gomez-luna-cc2 --h2d-ms=6 --kernel-ms=3 "
