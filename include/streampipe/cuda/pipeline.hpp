@@ -59,8 +59,10 @@ class StreamPipeline {
   StreamPipeline& operator=(StreamPipeline&&) noexcept;
   ~StreamPipeline();
 
-  // Runs one batch and waits for it. Without `streams`: automatic mode (the first batches are
-  // run non-streamed to warm up and to measure the components; then the model's n).
+  // Runs one batch and waits for it. Without `streams`: automatic mode (the first call runs the
+  // batch non-streamed to warm up, to time its kernel over each half of the items and to measure
+  // the components, all passes of that call, and returns the measurement; then the model's n).
+  // A re-measurement's halves pass runs in the call that returns its measurement too.
   absl::StatusOr<BatchStats> Run(const HostBatch& batch);
   absl::StatusOr<BatchStats> Run(const HostBatch& batch, int streams);
 
