@@ -163,8 +163,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
       o.items = kItems;
       o.h2d_bytes = first.in_bytes;
       o.d2h_bytes = first.out_bytes;
-      if (plan.kind == PlanKind::kMeasure || plan.kind == PlanKind::kWarmup ||
-          plan.kind == PlanKind::kMeasureHalves) {
+      if (streampipe::RunsNonStreamed(plan.kind)) {
         o.components = {first.h2d_ms * std::exp(noise(rng)), first.kernel_ms * std::exp(noise(rng)),
                         first.d2h_ms * std::exp(noise(rng))};
         o.measured_ms = o.components.total_ms();

@@ -63,8 +63,7 @@ void BM_CalibratedPrediction(benchmark::State& state) {
     obs.items = kItems;
     obs.issue_ms = 0.012 + 0.009 * p.streams;
     obs.components = {0.045, 0.08, 0.044, 0.045};
-    obs.measured_ms = p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup ||
-                              p.kind == PlanKind::kMeasureHalves
+    obs.measured_ms = RunsNonStreamed(p.kind)
                           ? obs.components.total_ms()
                           : 0.06 + 0.1 / p.streams + 0.002 * p.streams;
     if (!c.Observe(p, obs).ok()) {

@@ -379,11 +379,10 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
                     : absl::StrFormat("%+.1f %%", 100.0 * Percentile(drift, 0.5)));
   // The kernel's fixed part the adaptive pipeline's model used (its measurement's halves).
   if (const auto& ref = ap.controller().reference(); ref && ref->components.kernel_half_ms > 0.0) {
-    const double k = ref->components.kernel_ms;
-    const double half = ref->components.kernel_half_ms;
     std::cerr << absl::StrFormat(
-        "    adaptive kernel %.1f us, at half the batch %.1f us: fixed part %.1f us\n", 1e3 * k,
-        1e3 * half, 1e3 * std::clamp(2.0 * half - k, 0.0, k));
+        "    adaptive kernel %.1f us, at half the batch %.1f us: fixed part %.1f us\n",
+        1e3 * ref->components.kernel_ms, 1e3 * ref->components.kernel_half_ms,
+        1e3 * KernelFixedMs(ref->components));
   }
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time.

@@ -559,6 +559,11 @@ absl::Status ValidateWorkload(const Workload& w) {
   return absl::OkStatus();
 }
 
+double KernelFixedMs(const ComponentTimes& times) {
+  if (!(times.kernel_half_ms > 0.0)) return 0.0;
+  return std::clamp(2.0 * times.kernel_half_ms - times.kernel_ms, 0.0, times.kernel_ms);
+}
+
 absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& w) {
   absl::Status s = ValidateTraits(traits);
   if (!s.ok()) return s;
@@ -606,9 +611,7 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   t.xeff_hd = t.x_hd + (t.xdup_hd - t.x_hd) * phi_hd;
   t.xeff_dh = t.x_dh + (t.xdup_dh - t.x_dh) * phi_dh;
   t.t_e = w.times.kernel_ms;
-  if (w.times.kernel_half_ms > 0.0) {
-    t.t_e_fixed = std::clamp(2.0 * w.times.kernel_half_ms - t.t_e, 0.0, t.t_e);
-  }
+  t.t_e_fixed = KernelFixedMs(w.times);
   t.stream_overhead = traits.stream_overhead_ms;
   t.idle_stream_overhead = traits.idle_stream_overhead_ms;
   t.sub_chunk = traits.sub_chunk_cost_ms;

@@ -59,6 +59,20 @@ __device__ __forceinline__ void CountRange(const unsigned char* __restrict__ fra
   }
 }
 
+// This block's share of its frame (grid: x = the frame's blocks, y = frame): bins zeroed, then
+// its contiguous range of the frame's pixels counted into them. The caller synchronizes (a
+// block or a cluster barrier) before reading the bins.
+template <bool kRgb>
+__device__ __forceinline__ void CountThisBlocksRange(const unsigned char* __restrict__ in,
+                                                     long long pixels, unsigned* bins) {
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) bins[i] = 0;
+  __syncthreads();
+  const unsigned char* frame = in + static_cast<long long>(blockIdx.y) * pixels * (kRgb ? 3 : 1);
+  const long long per_block = (pixels + gridDim.x - 1) / gridDim.x;
+  const long long begin = static_cast<long long>(blockIdx.x) * per_block;
+  CountRange<kRgb>(frame, begin, min(pixels, begin + per_block), bins);
+}
+
 // Grid: x = blocks per frame, y = frame within the sub-chunk. Each block counts a contiguous
 // range of its frame's pixels into shared memory, then adds its 256 bins to the frame's
 // histogram (zeroed beforehand, by a memset the launcher issues).
@@ -66,12 +80,7 @@ template <bool kRgb>
 __global__ void SharedHistogram(const unsigned char* __restrict__ in, unsigned* __restrict__ out,
                                 long long pixels) {
   __shared__ unsigned bins[256];
-  for (int i = threadIdx.x; i < 256; i += blockDim.x) bins[i] = 0;
-  __syncthreads();
-  const unsigned char* frame = in + static_cast<long long>(blockIdx.y) * pixels * (kRgb ? 3 : 1);
-  const long long per_block = (pixels + gridDim.x - 1) / gridDim.x;
-  const long long begin = static_cast<long long>(blockIdx.x) * per_block;
-  CountRange<kRgb>(frame, begin, min(pixels, begin + per_block), bins);
+  CountThisBlocksRange<kRgb>(in, pixels, bins);
   __syncthreads();
   unsigned* hist = out + static_cast<long long>(blockIdx.y) * 256;
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
@@ -94,12 +103,7 @@ __global__ void ClusterHistogram(const unsigned char* __restrict__ in, unsigned*
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
   __shared__ unsigned bins[256];
-  for (int i = threadIdx.x; i < 256; i += blockDim.x) bins[i] = 0;
-  __syncthreads();
-  const unsigned char* frame = in + static_cast<long long>(blockIdx.y) * pixels * (kRgb ? 3 : 1);
-  const long long per_block = (pixels + gridDim.x - 1) / gridDim.x;
-  const long long begin = static_cast<long long>(blockIdx.x) * per_block;
-  CountRange<kRgb>(frame, begin, min(pixels, begin + per_block), bins);
+  CountThisBlocksRange<kRgb>(in, pixels, bins);
   cg::cluster_group cluster = cg::this_cluster();
   cluster.sync();
   const unsigned blocks = cluster.num_blocks();

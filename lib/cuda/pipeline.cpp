@@ -922,8 +922,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   };
   absl::Status v = Validate(batch, plan.streams);
   if (!v.ok()) return AnnotateStatus(v, absl::StrCat("batch ", index));
-  const bool non_streamed = plan.kind == PlanKind::kWarmup || plan.kind == PlanKind::kMeasure ||
-                            plan.kind == PlanKind::kMeasureHalves;
+  const bool non_streamed = RunsNonStreamed(plan.kind);
   if (non_streamed && on_gpu() > 0) {
     // A non-streamed measurement must not overlap other batches; their results wait for
     // Collect().
@@ -1026,9 +1025,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   slot.busy = false;
   const std::int64_t index = slot.index;
   const int n = slot.plan.streams;
-  const bool measured =
-      slot.plan.kind == PlanKind::kWarmup || slot.plan.kind == PlanKind::kMeasure ||
-      slot.plan.kind == PlanKind::kMeasureHalves;
+  const bool measured = RunsNonStreamed(slot.plan.kind);
 
   if (slot.staged_out) {
     // Pageable output: copy each chunk out of pinned staging as soon as its copy-out finished,
@@ -1276,10 +1273,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     ++sum.batches;
     sum.items += st->items;
     sum.device_ms += st->period_ms;
-    if (st->kind == PlanKind::kWarmup || st->kind == PlanKind::kMeasure ||
-        st->kind == PlanKind::kMeasureHalves) {
-      ++sum.measured_batches;
-    }
+    if (RunsNonStreamed(st->kind)) ++sum.measured_batches;
     if (st->kind == PlanKind::kExplore) ++sum.explored_batches;
     if (st->kind == PlanKind::kStreamed && st->predicted_ms > 0.0) {
       error_sum += std::abs(st->period_ms / st->predicted_ms - 1.0);

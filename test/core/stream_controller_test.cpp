@@ -67,8 +67,7 @@ class SimulatedCard {
     o.measured_ms = Time(w, p.streams, items);
     if (issue_fixed_ms_ > 0.0) o.issue_ms = IssueMs(p.streams, items) * std::exp(noise_(rng_));
     o.h2d_bytes = h2d_bytes_ * static_cast<double>(items) / 1e6;
-    const bool measured = p.kind == PlanKind::kMeasure || p.kind == PlanKind::kWarmup ||
-                          p.kind == PlanKind::kMeasureHalves;
+    const bool measured = RunsNonStreamed(p.kind);
     o.overlapped = periods_ && !measured;
     if (measured) {
       const double s = static_cast<double>(items) / 1e6;
@@ -143,11 +142,6 @@ StreamController Make(AdaptiveOptions o = Options()) {
 constexpr Workload2 kTransferBound{1.23, 0.064, 1.22};   // the anchors' iters = 1 row
 constexpr Workload2 kKernelHeavy{1.23, 1.82, 1.22};      // iters = 3000
 constexpr std::int64_t kItems = 1'000'000;
-
-// Batches run without streams: warm-ups and the measurement's (its halves batch too).
-bool NonStreamed(PlanKind k) {
-  return k == PlanKind::kWarmup || k == PlanKind::kMeasure || k == PlanKind::kMeasureHalves;
-}
 
 TEST(StreamControllerTest, WarmsUpMeasuresThenStreams) {
   StreamController c = Make();
@@ -451,7 +445,7 @@ TEST(StreamControllerTest, ExplorationVisitsAreRunsAndUnsettledBatchesAreNotSamp
 BatchObservation TransferBoundBatch(const BatchPlan& p, double streamed_ms) {
   BatchObservation obs;
   obs.items = kItems;
-  if (NonStreamed(p.kind)) {
+  if (RunsNonStreamed(p.kind)) {
     obs.components = {1.0, 0.05, 0.01};
     obs.measured_ms = obs.components.total_ms();
     if (p.kind == PlanKind::kMeasureHalves) obs.components.kernel_half_ms = 0.025;
@@ -591,7 +585,7 @@ TEST(StreamControllerTest, ANeighbourMustWinOnTwoVisits) {
 // above it, 5 % slower per doubling. Records that first choice (n* of the initial derivation)
 // in `first_n` at the first streamed plan.
 double BelowIsFaster(const BatchPlan& p, const StreamController& c, double below, int* first_n) {
-  if (*first_n == 0 && !NonStreamed(p.kind)) {
+  if (*first_n == 0 && !RunsNonStreamed(p.kind)) {
     *first_n = c.streams();
   }
   return *first_n == 0 || p.streams < *first_n
@@ -1056,7 +1050,7 @@ TEST(StreamControllerTest, AKeptDriftDoesNotRevisitTheModelsChoiceMeasuredSlower
   int first_n = 0;
   // Only the neighbour below the model's first choice is faster; every other n as slow as it.
   const auto time = [&](const BatchPlan& p) {
-    if (first_n == 0 && !NonStreamed(p.kind)) {
+    if (first_n == 0 && !RunsNonStreamed(p.kind)) {
       first_n = c.streams();
     }
     return first_n != 0 && p.streams == first_n / 2 ? 0.9 : 1.0;

@@ -134,6 +134,11 @@ absl::StatusOr<std::unique_ptr<StreamModel>> MakeModel(std::string_view name,
 absl::Status ValidateTraits(const DeviceTraits& traits);
 absl::Status ValidateWorkload(const Workload& workload);
 
+// The part of the kernel's time every sub-chunk's kernel pays whatever its size, from its time
+// over half the batch: 2 kernel_half - kernel within [0, kernel]; 0 where no half was measured
+// (docs/models.md, the current model's item 4). ModelTerms::t_e_fixed.
+double KernelFixedMs(const ComponentTimes& times);
+
 // Derives the model terms (validating both inputs first).
 absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& workload);
 

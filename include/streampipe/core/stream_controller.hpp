@@ -60,6 +60,11 @@ enum class PlanKind {
   kExplore,   // run on a neighbouring number of streams, to calibrate and compare
 };
 const char* PlanKindName(PlanKind kind);
+// Warm-ups and a measurement's batches (kMeasure, kMeasureHalves): run without streams.
+inline bool RunsNonStreamed(PlanKind kind) {
+  return kind == PlanKind::kWarmup || kind == PlanKind::kMeasure ||
+         kind == PlanKind::kMeasureHalves;
+}
 
 struct BatchPlan {
   PlanKind kind = PlanKind::kStreamed;
