@@ -19,15 +19,19 @@
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
 //                    [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves]
-//                    [--show=TEXT]
+//                    [--burst=FROM:TO:EXCESS] [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
 // right tail that run 97 measured for tiny batches; default none). `--slow-run=L`: the slowed
 // batches come in runs of L on average (a two-state Markov chain with the same share; runs 97-98
 // traced tiny batches in the slower of two speeds for several batches in a row; default 1, each
 // batch drawn alone). The non-streamed measurement is never slowed. `--slow-issue`: a slowed
 // batch's issue time is slowed as much (a burst on the host, which the issue time measures).
+// `--burst=90:97:0.25`: the streamed batches 90 to 97 (counted from 0 in each replay) take 1.25x,
+// a burst of the lease mid-run that the drift detector sees; the re-measurement after it is
+// not slowed, so the controller re-derives the same workload and keeps n (runs 141-145: 6-59
+// of 124 adaptive runs per sweep did so).
 //
-// Limits: the card is stationary (no drift, no bursts), the noise is the same at every n, the
+// Limits: the card is stationary (no drift, no bursts but --burst's), the noise is the same at every n, the
 // first batch at an n after another is unsettled (as in the pipeline) but otherwise as fast as
 // any; the sweep's medians are taken as the truth, which they are only to their repeatability
 // (docs/results.md). Exit 0, 64 for bad flags, 66 for an unreadable or invalid input.
@@ -47,6 +51,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "streampipe/core/device_profile.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/statistics.hpp"
@@ -77,6 +82,10 @@ struct Settings {
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
   bool no_kernel_halves = false;  // the controller without its halves batch (the model before)
+  // --burst=FROM:TO:EXCESS: the streamed batches FROM..TO (counted from 0) take 1 + EXCESS times
+  // as long (a burst of the lease mid-run, which the drift detector sees; none where TO < FROM).
+  int burst_from = 0, burst_to = -1;
+  double burst_by = 0.0;
   std::string show;  // configurations whose name contains this: seed 0's end state, printed
 };
 
@@ -147,6 +156,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
       }
     };
     // + the warm-up, the measurement and its halves batch
+    const long total_before = *total;
     for (int b = 0; b < s.batches + (ao.measure_kernel_halves ? 3 : 2); ++b) {
       const BatchPlan plan = c.Plan(kItems);
       if (shown && (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore)) {
@@ -190,7 +200,9 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         } else {
           in_slow = in_slow ? unit(rng) >= leave : unit(rng) < enter;
         }
-        const double slow = in_slow ? 1.0 + s.slow_by : 1.0;
+        const bool in_burst = *total - total_before >= s.burst_from &&
+                              *total - total_before <= s.burst_to;
+        const double slow = (in_slow ? 1.0 + s.slow_by : 1.0) * (in_burst ? 1.0 + s.burst_by : 1.0);
         o.measured_ms = it->second->median_ms * jitter * slow;
         const bool cold = last != plan.streams;
         o.settled = !cold;
@@ -294,6 +306,14 @@ int main(int argc, char** argv) {
       s.kernel_half_share = v;
     } else if (std::strcmp(argv[i], "--no-kernel-halves") == 0) {
       s.no_kernel_halves = true;
+    } else if (std::strncmp(argv[i], "--burst=", 8) == 0) {
+      const std::vector<std::string> f = absl::StrSplit(argv[i] + 8, ':');
+      double from = 0, to = 0;
+      ok = f.size() == 3 && number(f[0].c_str(), &from) && number(f[1].c_str(), &to) &&
+           number(f[2].c_str(), &v) && from >= 0 && to >= from && v >= 0.0 && v <= 10.0;
+      s.burst_from = static_cast<int>(from);
+      s.burst_to = static_cast<int>(to);
+      s.burst_by = v;
     } else if (std::strncmp(argv[i], "--show=", 7) == 0) {
       s.show = argv[i] + 7;
       ok = !s.show.empty();
@@ -309,6 +329,7 @@ int main(int argc, char** argv) {
                    "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
                    "to 1e6, --worst: a "
                    "whole number >= 0, --probe-ratio: 0 to 100, --kernel-half-share: 0 to 10, "
+                   "--burst: FROM:TO:EXCESS, 0 <= FROM <= TO and an excess 0 to 10, "
                    "--show: some text)\n";
       return 64;
     }
@@ -324,7 +345,8 @@ int main(int argc, char** argv) {
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
-                 "[--worst=N>=0] [--probe-ratio=R] [--show=TEXT]\n";
+                 "[--worst=N>=0] [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves] "
+                 "[--burst=FROM:TO:EXCESS] [--show=TEXT]\n";
     return 64;
   }
   std::ifstream in(files[0]);

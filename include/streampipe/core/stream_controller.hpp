@@ -242,6 +242,11 @@ class StreamController {
   std::int64_t observations() const { return observations_; }
   // Every n with samples or issue times in this derivation, ascending.
   std::vector<MeasuredN> Measured() const;
+  // The visits carried from the derivations before a re-derivation that kept n (the same
+  // workload): per n not measured in this derivation, its time as the calibration takes it (its
+  // ratio to n*'s time then, times n*'s time now; 0 before n* has samples) and its issue times.
+  // `samples` counts the batch times behind the ratio. Ascending; empty after other derivations.
+  std::vector<MeasuredN> Carried() const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   double PredictMs(int streams, std::int64_t items) const;
@@ -364,6 +369,17 @@ class StreamController {
   std::map<int, Samples> samples_;
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
+  // Visits of the derivations before a kept re-derivation (Carried()): the ratio of an n's time
+  // to n*'s then (each by the estimator the calibration applies), and its issue times.
+  struct CarriedVisit {
+    double ratio = 0.0;  // 0: issue times only
+    int samples = 0;
+    std::int64_t last_observation = -1;  // of its last sample
+    std::vector<double> issue;
+  };
+  std::map<int, CarriedVisit> carried_;
+  // The issue times per n the calibration uses: this derivation's, else the carried ones.
+  std::map<int, const std::vector<double>*> IssueSamples() const;
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
