@@ -289,7 +289,8 @@ class StreamController {
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
   // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
   // inline_part): least squares with fixed_ms >= 0 (through the origin where the free intercept
-  // is negative) of the lower median issue times over the streamed batches of this derivation,
+  // is negative) of the lower median issue times over the streamed batches of this derivation
+  // (and the carried visits at n it has not measured, Carried()),
   // less their inline part, where at least two n have them (and the slope is positive). Where
   // the medians less the inline part give no rising line (a rate that overshoots), the line of
   // the medians as measured, without the inline part (inline_part false).
