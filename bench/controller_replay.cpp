@@ -26,7 +26,8 @@
 // traced tiny batches in the slower of two speeds for several batches in a row; default 1, each
 // batch drawn alone). The non-streamed measurement is never slowed. `--slow-issue`: a slowed
 // batch's issue time is slowed as much (a burst on the host, which the issue time measures).
-// `--burst=90:97:0.25`: the streamed batches 90 to 97 (counted from 0 in each replay) take 1.25x,
+// `--burst=90:97:0.25`: the streamed and explored batches 90 to 97 (counted from 0 in each
+// replay) take 1.25x (their issue times as they were),
 // a burst of the lease mid-run that the drift detector sees; the re-measurement after it is
 // not slowed, so the controller re-derives the same workload and keeps n (runs 141-145: 6-59
 // of 124 adaptive runs per sweep did so).
@@ -82,8 +83,9 @@ struct Settings {
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
   bool no_kernel_halves = false;  // the controller without its halves batch (the model before)
-  // --burst=FROM:TO:EXCESS: the streamed batches FROM..TO (counted from 0) take 1 + EXCESS times
-  // as long (a burst of the lease mid-run, which the drift detector sees; none where TO < FROM).
+  // --burst=FROM:TO:EXCESS: the streamed (and explored) batches FROM..TO, counted from 0, take
+  // 1 + EXCESS times as long (a burst of the lease mid-run, which the drift detector sees; their
+  // issue times are not slowed). Default none (TO = -1).
   int burst_from = 0, burst_to = -1;
   double burst_by = 0.0;
   std::string show;  // configurations whose name contains this: seed 0's end state, printed
@@ -202,8 +204,9 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         }
         const bool in_burst = *total - total_before >= s.burst_from &&
                               *total - total_before <= s.burst_to;
-        const double slow = (in_slow ? 1.0 + s.slow_by : 1.0) * (in_burst ? 1.0 + s.burst_by : 1.0);
-        o.measured_ms = it->second->median_ms * jitter * slow;
+        const double slow = in_slow ? 1.0 + s.slow_by : 1.0;
+        o.measured_ms =
+            it->second->median_ms * jitter * slow * (in_burst ? 1.0 + s.burst_by : 1.0);
         const bool cold = last != plan.streams;
         o.settled = !cold;
         const double issue = it->second->issue_ms;
@@ -310,7 +313,8 @@ int main(int argc, char** argv) {
       const std::vector<std::string> f = absl::StrSplit(argv[i] + 8, ':');
       double from = 0, to = 0;
       ok = f.size() == 3 && number(f[0].c_str(), &from) && number(f[1].c_str(), &to) &&
-           number(f[2].c_str(), &v) && from >= 0 && to >= from && v >= 0.0 && v <= 10.0;
+           number(f[2].c_str(), &v) && from == std::floor(from) && to == std::floor(to) &&
+           from >= 0 && to >= from && to <= 1e6 && v >= 0.0 && v <= 10.0;
       s.burst_from = static_cast<int>(from);
       s.burst_to = static_cast<int>(to);
       s.burst_by = v;
@@ -329,7 +333,8 @@ int main(int argc, char** argv) {
                    "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
                    "to 1e6, --worst: a "
                    "whole number >= 0, --probe-ratio: 0 to 100, --kernel-half-share: 0 to 10, "
-                   "--burst: FROM:TO:EXCESS, 0 <= FROM <= TO and an excess 0 to 10, "
+                   "--burst: FROM:TO:EXCESS, whole numbers 0 <= FROM <= TO <= 1e6 and an "
+                   "excess 0 to 10, "
                    "--show: some text)\n";
       return 64;
     }

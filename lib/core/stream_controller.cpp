@@ -393,24 +393,49 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // that followed: in runs 141-145 the configurations whose adaptive run re-derived so held
   // 76 % of the points predicted over 10 % off, and 27 % of the points
   // (`AKeptReDerivationKeepsTheVisitsForThePrediction`).
+  // Each visit keeps its time as a ratio to n*'s (base_n), by the estimator the calibration
+  // applies; older carried visits are rebased onto this n* through their base's time (dropped
+  // where the base was not measured), and none older than exploration.revisit_batches is kept
+  // (a probe, which is not visited again while known, would otherwise set the far prediction for
+  // good). Field by field: a visit's time and its issue times may come from different
+  // derivations.
   std::map<int, CarriedVisit> carried;
   if (kept) {
     const auto star = samples_.find(old_n);
     const bool star_sampled = star != samples_.end() && !star->second.ms.empty();
-    for (const auto& [n, smp] : samples_) {
-      if (n == old_n || smp.ms.empty() || !star_sampled) continue;
-      const std::vector<double> recent = Recent(smp.ms, kRecent);
+    const auto ratio_now = [&](int n) -> double {  // n's time / old n*'s, this derivation
+      if (n == old_n) return 1.0;
+      const auto it = samples_.find(n);
+      if (!star_sampled || it == samples_.end() || it->second.ms.empty()) return 0.0;
+      const std::vector<double> recent = Recent(it->second.ms, kRecent);
       const double like = TimeLike(star->second.ms, static_cast<int>(recent.size()));
-      if (like > 0.0 && TimeOf(recent) > 0.0) {
-        carried[n] = {TimeOf(recent) / like, static_cast<int>(recent.size()),
-                      smp.last_observation, {}};
+      return like > 0.0 && TimeOf(recent) > 0.0 ? TimeOf(recent) / like : 0.0;
+    };
+    for (const auto& [n, v] : carried_) {
+      if (n == old_n || !CarriedFresh(v)) continue;
+      CarriedVisit c = v;
+      if (c.ratio > 0.0) {
+        const double base = ratio_now(c.base_n);
+        c.ratio = base > 0.0 ? c.ratio * base : 0.0;
+        c.base_n = old_n;
+      }
+      if (c.ratio > 0.0 || !c.issue.empty()) carried[n] = std::move(c);
+    }
+    for (const auto& [n, smp] : samples_) {
+      if (n == old_n || smp.ms.empty()) continue;
+      if (const double r = ratio_now(n); r > 0.0) {
+        CarriedVisit& c = carried[n];
+        c.ratio = r;
+        c.base_n = old_n;
+        c.samples = static_cast<int>(Recent(smp.ms, kRecent).size());
+        c.last_observation = smp.last_observation;
       }
     }
     for (const auto& [n, v] : issue_) {
-      if (n != old_n && !v.empty()) carried[n].issue = Recent(v, kRecent);
-    }
-    for (const auto& [n, v] : carried_) {  // from earlier kept derivations, not measured since
-      if (n != old_n && !carried.count(n)) carried.emplace(n, v);
+      if (n == old_n || v.empty()) continue;
+      CarriedVisit& c = carried[n];
+      c.issue = Recent(v, kRecent);
+      if (c.last_observation < 0) c.last_observation = observations_;
     }
   }
   carried_ = std::move(carried);
@@ -590,7 +615,7 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
   const double star_time = star_ms != nullptr ? TimeOf(*star_ms) : 0.0;
   // This derivation's times per n, and the carried visits' at the n it has not measured (their
-  // ratio to n*'s time then, times n*'s now: once n* has samples).
+  // ratio to the n* they were measured against, times that n's time now).
   std::map<int, double> times;
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
@@ -609,10 +634,9 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
     }
     times[m] = t;
   }
-  if (star_ms != nullptr) {
-    for (const auto& [m, v] : carried_) {
-      if (v.ratio > 0.0 && !times.count(m)) times[m] = v.ratio * StarLevelMs(*star_ms);
-    }
+  for (const auto& [m, v] : carried_) {
+    if (!(v.ratio > 0.0) || times.count(m)) continue;
+    if (const double base = VisitMs(v.base_n); base > 0.0) times[m] = v.ratio * base;
   }
   const std::map<int, const std::vector<double>*> issue_samples = IssueSamples();
   for (auto [m, t] : times) {
@@ -697,10 +721,6 @@ std::vector<MeasuredN> StreamController::Measured() const {
 }
 
 std::vector<MeasuredN> StreamController::Carried() const {
-  const auto star = samples_.find(n_star_);
-  const double star_ms = star != samples_.end() && !star->second.ms.empty()
-                             ? StarLevelMs(star->second.ms)
-                             : 0.0;
   std::vector<MeasuredN> out;
   for (const auto& [n, v] : carried_) {
     const auto mine = samples_.find(n);
@@ -710,9 +730,9 @@ std::vector<MeasuredN> StreamController::Carried() const {
     if (measured_now && (issue_now || v.issue.empty())) continue;
     MeasuredN m;
     m.streams = n;
-    if (!measured_now) {
+    if (!measured_now && v.ratio > 0.0) {
       m.samples = v.samples;
-      m.median_ms = v.ratio * star_ms;
+      m.median_ms = v.ratio * VisitMs(v.base_n);
     }
     if (!issue_now && !v.issue.empty()) {
       m.issue_samples = static_cast<int>(v.issue.size());
@@ -721,6 +741,23 @@ std::vector<MeasuredN> StreamController::Carried() const {
     out.push_back(m);
   }
   return out;
+}
+
+double StreamController::VisitMs(int n) const {
+  const auto star = samples_.find(n_star_);
+  if (star == samples_.end() || star->second.ms.empty()) return 0.0;
+  const double star_time = TimeOf(star->second.ms);
+  if (n == n_star_) return star_time;
+  const auto it = samples_.find(n);
+  if (it == samples_.end() || it->second.ms.empty()) return 0.0;
+  const std::vector<double> recent = Recent(it->second.ms, kRecent);
+  const double like = TimeLike(star->second.ms, static_cast<int>(recent.size()));
+  return like > 0.0 ? TimeOf(recent) * star_time / like : 0.0;
+}
+
+bool StreamController::CarriedFresh(const CarriedVisit& v) const {
+  return v.last_observation >= 0 &&
+         observations_ - v.last_observation <= options_.exploration.revisit_batches;
 }
 
 std::map<int, const std::vector<double>*> StreamController::IssueSamples() const {
@@ -745,7 +782,8 @@ std::optional<int> StreamController::ExploreTarget() const {
   auto known = [&](int n) {
     if (count(n) >= need) return true;
     const auto c = carried_.find(n);
-    return c != carried_.end() && c->second.ratio > 0.0 && c->second.samples >= need;
+    return c != carried_.end() && c->second.ratio > 0.0 && c->second.samples >= need &&
+           CarriedFresh(c->second);
   };
   if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need) return suggested_;
   const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
@@ -764,8 +802,12 @@ std::optional<int> StreamController::ExploreTarget() const {
   // 10 % and leaves every choice as it was; skipping the neighbours' visits instead made the
   // choice worse (docs/models.md, "Carried visits").
   bool neighbours_known = true;
-  for (int n : neighbours) neighbours_known = neighbours_known && known(n);
-  if (neighbours_known && !carried_.empty()) {
+  bool known_by_carry = false;  // some neighbour only through the carried visits
+  for (int n : neighbours) {
+    neighbours_known = neighbours_known && known(n);
+    known_by_carry = known_by_carry || (known(n) && count(n) < need);
+  }
+  if (neighbours_known && known_by_carry) {
     if (std::optional<int> probe = ProbeTarget(); probe && !known(*probe)) return probe;
   }
   for (int n : neighbours) {
@@ -787,13 +829,10 @@ std::optional<int> StreamController::ExploreTarget() const {
   // Then neighbours not measured for a long time (the workload may have moved slowly).
   for (int n : neighbours) {
     auto s = samples_.find(n);
-    std::int64_t last = -1;
-    if (s != samples_.end()) {
-      last = s->second.last_observation;
-    } else if (auto c = carried_.find(n); c != carried_.end() && c->second.ratio > 0.0) {
-      last = c->second.last_observation;
+    if (s != samples_.end() &&
+        observations_ - s->second.last_observation > options_.exploration.revisit_batches) {
+      return n;
     }
-    if (last >= 0 && observations_ - last > options_.exploration.revisit_batches) return n;
   }
   return std::nullopt;
 }

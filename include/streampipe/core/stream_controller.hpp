@@ -244,7 +244,8 @@ class StreamController {
   std::vector<MeasuredN> Measured() const;
   // The visits carried from the derivations before a re-derivation that kept n (the same
   // workload): per n not measured in this derivation, its time as the calibration takes it (its
-  // ratio to n*'s time then, times n*'s time now; 0 before n* has samples) and its issue times.
+  // ratio to the n* it was measured against, times that n's time now; 0 before that n has
+  // samples) and its issue times; none older than exploration.revisit_batches.
   // `samples` counts the batch times behind the ratio. Ascending; empty after other derivations.
   std::vector<MeasuredN> Carried() const;
 
@@ -373,12 +374,18 @@ class StreamController {
   // Visits of the derivations before a kept re-derivation (Carried()): the ratio of an n's time
   // to n*'s then (each by the estimator the calibration applies), and its issue times.
   struct CarriedVisit {
-    double ratio = 0.0;  // 0: issue times only
+    double ratio = 0.0;  // its time / base_n's time, both then; 0: issue times only
+    int base_n = 0;      // the n* it was measured against
     int samples = 0;
-    std::int64_t last_observation = -1;  // of its last sample
+    std::int64_t last_observation = -1;  // of its last sample (or when its issue times came)
     std::vector<double> issue;
   };
   std::map<int, CarriedVisit> carried_;
+  // Not older than exploration.revisit_batches.
+  bool CarriedFresh(const CarriedVisit& v) const;
+  // This derivation's time at n as the calibration scales a visit (n*'s: its samples' lower
+  // median; another n's: scaled by n*'s as TimeLike says); 0 where n or n* has no samples.
+  double VisitMs(int n) const;
   // The issue times per n the calibration uses: this derivation's, else the carried ones.
   std::map<int, const std::vector<double>*> IssueSamples() const;
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
