@@ -392,16 +392,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
                           m.issue_median_ms);
   }
   std::cerr << "    adaptive measured (n:samples x ms/issue ms):" << seen << "\n";
-  // The visits carried from before a kept re-derivation (the same workload), which the
-  // calibration takes where this derivation has not measured the n.
-  if (const std::vector<MeasuredN> carried = ap.controller().Carried(); !carried.empty()) {
-    std::string kept;
-    for (const MeasuredN& m : carried) {
-      absl::StrAppendFormat(&kept, " n=%d:%dx%.4f/%.4f", m.streams, m.samples, m.median_ms,
-                            m.issue_median_ms);
-    }
-    std::cerr << "    adaptive carried (n:samples x ms/issue ms):" << kept << "\n";
-  }
   // Its derivations and switches (at which of its Observe calls): a drift re-derivation that
   // found the workload's shape unchanged keeps n and says so.
   std::string events;

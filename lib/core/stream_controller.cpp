@@ -386,59 +386,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
                                 : absl::StrFormat(", the model's n = %d measured no faster",
                                                   model_choice));
   }
-  // A kept re-derivation keeps what the visits measured: the workload is the one before up to
-  // one speed, so each visited n keeps its time relative to n*'s, and the host its issue times.
-  // The calibration takes them where this derivation has not measured the n. Clearing them
-  // left the prediction after a false drift (a burst of the lease) to n* and the few visits
-  // that followed: in runs 141-145 the configurations whose adaptive run re-derived so held
-  // 76 % of the points predicted over 10 % off, and 27 % of the points
-  // (`AKeptReDerivationKeepsTheVisitsForThePrediction`).
-  // Each visit keeps its time as a ratio to n*'s (base_n), by the estimator the calibration
-  // applies; older carried visits are rebased onto this n* through their base's time (dropped
-  // where the base was not measured), and none older than exploration.revisit_batches is kept
-  // (a probe, which is not visited again while known, would otherwise set the far prediction for
-  // good). Field by field: a visit's time and its issue times may come from different
-  // derivations.
-  std::map<int, CarriedVisit> carried;
-  if (kept) {
-    const auto star = samples_.find(old_n);
-    const bool star_sampled = star != samples_.end() && !star->second.ms.empty();
-    const auto ratio_now = [&](int n) -> double {  // n's time / old n*'s, this derivation
-      if (n == old_n) return 1.0;
-      const auto it = samples_.find(n);
-      if (!star_sampled || it == samples_.end() || it->second.ms.empty()) return 0.0;
-      const std::vector<double> recent = Recent(it->second.ms, kRecent);
-      const double like = TimeLike(star->second.ms, static_cast<int>(recent.size()));
-      return like > 0.0 && TimeOf(recent) > 0.0 ? TimeOf(recent) / like : 0.0;
-    };
-    for (const auto& [n, v] : carried_) {
-      if (n == old_n || !CarriedFresh(v)) continue;
-      CarriedVisit c = v;
-      if (c.ratio > 0.0) {
-        const double base = ratio_now(c.base_n);
-        c.ratio = base > 0.0 ? c.ratio * base : 0.0;
-        c.base_n = old_n;
-      }
-      if (c.ratio > 0.0 || !c.issue.empty()) carried[n] = std::move(c);
-    }
-    for (const auto& [n, smp] : samples_) {
-      if (n == old_n || smp.ms.empty()) continue;
-      if (const double r = ratio_now(n); r > 0.0) {
-        CarriedVisit& c = carried[n];
-        c.ratio = r;
-        c.base_n = old_n;
-        c.samples = static_cast<int>(Recent(smp.ms, kRecent).size());
-        c.last_observation = smp.last_observation;
-      }
-    }
-    for (const auto& [n, v] : issue_) {
-      if (n == old_n || v.empty()) continue;
-      CarriedVisit& c = carried[n];
-      c.issue = Recent(v, kRecent);
-      if (c.last_observation < 0) c.last_observation = observations_;
-    }
-  }
-  carried_ = std::move(carried);
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
@@ -544,8 +491,7 @@ std::optional<StreamController::IssueLine> StreamController::MeasuredIssueLine()
   std::vector<double> rows, medians, less_inline;  // rows of [1, n]
   bool any_inline = false;
   double lowest_per_sub_chunk = std::numeric_limits<double>::infinity();  // over smaller n
-  for (const auto& [n, samples] : IssueSamples()) {  // in increasing n
-    const std::vector<double>& v = *samples;
+  for (const auto& [n, v] : issue_) {  // in increasing n
     if (v.empty()) continue;
     const double median = TimeOf(Recent(v, kRecent));
     // Less the inline copies' part, which the line does not describe (InlineIssueMs).
@@ -605,8 +551,8 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   double s_model = 0.0;  // with a line, the model's paths are the device's alone
   if (!line) {
     s_model = s_;
-    for (const auto& [n, v] : IssueSamples()) {
-      if (!v->empty() && n >= 1) s_model = std::min(s_model, TimeOf(Recent(*v, kRecent)) / n);
+    for (const auto& [n, v] : issue_) {
+      if (!v.empty() && n >= 1) s_model = std::min(s_model, TimeOf(Recent(v, kRecent)) / n);
     }
   }
   Calibration cal{line, Linearized(c_, s_model), {}};
@@ -614,9 +560,6 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   const std::vector<double>* star_ms =
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
   const double star_time = star_ms != nullptr ? TimeOf(*star_ms) : 0.0;
-  // This derivation's times per n, and the carried visits' at the n it has not measured (their
-  // ratio to the n* they were measured against, times that n's time now).
-  std::map<int, double> times;
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
     double t = 0.0;
@@ -632,19 +575,11 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
         if (like > 0.0) t *= star_time / like;
       }
     }
-    times[m] = t;
-  }
-  for (const auto& [m, v] : carried_) {
-    if (!(v.ratio > 0.0) || times.count(m)) continue;
-    if (const double base = VisitMs(v.base_n); base > 0.0) times[m] = v.ratio * base;
-  }
-  const std::map<int, const std::vector<double>*> issue_samples = IssueSamples();
-  for (auto [m, t] : times) {
     // A batch the host's issue time bounds measures the host, not the device paths.
-    if (auto it = issue_samples.find(m);
-        line && it != issue_samples.end() && !it->second->empty()) {
-      const double issue = TimeOf(Recent(*it->second, kRecent));
-      if (issue >= kIssueBound * t) continue;
+    if (auto it = issue_.find(m);
+        line && it != issue_.end() && !it->second.empty() &&
+        TimeOf(Recent(it->second, kRecent)) >= kIssueBound * t) {
+      continue;
     }
     const double d = cal.device.TotalMs(m);
     if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(m), std::log(t / d));
@@ -659,8 +594,9 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // batches: the measurement is one batch's latency).
   const bool reference_issue_bound =
       line && reference_ && reference_->issue_ms >= kIssueBound * reference_->measured_ms;
-  if (!cal.residuals.empty() && reference_ && !reference_issue_bound && !times.count(1) &&
-      !options_.steady_state &&
+  const auto at_one = samples_.find(1);
+  if (!cal.residuals.empty() && reference_ && !reference_issue_bound &&
+      (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
       !sampled_periods_) {
     const double d = cal.device.TotalMs(1);
     const double t = reference_->measured_ms;
@@ -720,70 +656,11 @@ std::vector<MeasuredN> StreamController::Measured() const {
   return out;
 }
 
-std::vector<MeasuredN> StreamController::Carried() const {
-  std::vector<MeasuredN> out;
-  for (const auto& [n, v] : carried_) {
-    const auto mine = samples_.find(n);
-    const bool measured_now = mine != samples_.end() && !mine->second.ms.empty();
-    const auto issue = issue_.find(n);
-    const bool issue_now = issue != issue_.end() && !issue->second.empty();
-    if (measured_now && (issue_now || v.issue.empty())) continue;
-    MeasuredN m;
-    m.streams = n;
-    if (!measured_now && v.ratio > 0.0) {
-      m.samples = v.samples;
-      m.median_ms = v.ratio * VisitMs(v.base_n);
-    }
-    if (!issue_now && !v.issue.empty()) {
-      m.issue_samples = static_cast<int>(v.issue.size());
-      m.issue_median_ms = TimeOf(v.issue);
-    }
-    out.push_back(m);
-  }
-  return out;
-}
-
-double StreamController::VisitMs(int n) const {
-  const auto star = samples_.find(n_star_);
-  if (star == samples_.end() || star->second.ms.empty()) return 0.0;
-  const double star_time = TimeOf(star->second.ms);
-  if (n == n_star_) return star_time;
-  const auto it = samples_.find(n);
-  if (it == samples_.end() || it->second.ms.empty()) return 0.0;
-  const std::vector<double> recent = Recent(it->second.ms, kRecent);
-  const double like = TimeLike(star->second.ms, static_cast<int>(recent.size()));
-  return like > 0.0 ? TimeOf(recent) * star_time / like : 0.0;
-}
-
-bool StreamController::CarriedFresh(const CarriedVisit& v) const {
-  return v.last_observation >= 0 &&
-         observations_ - v.last_observation <= options_.exploration.revisit_batches;
-}
-
-std::map<int, const std::vector<double>*> StreamController::IssueSamples() const {
-  std::map<int, const std::vector<double>*> out;
-  for (const auto& [n, v] : issue_) {
-    if (!v.empty()) out[n] = &v;
-  }
-  for (const auto& [n, v] : carried_) {
-    if (!v.issue.empty() && !out.count(n)) out[n] = &v.issue;
-  }
-  return out;
-}
-
 std::optional<int> StreamController::ExploreTarget() const {
   const int need = options_.exploration.samples_per_candidate;
   auto count = [&](int n) {
     auto it = samples_.find(n);
     return it == samples_.end() ? 0 : static_cast<int>(it->second.ms.size());
-  };
-  // A neighbour or the probe that the derivations before a kept re-derivation visited is known:
-  // its time relative to n*'s carried over (Carried()).
-  auto known = [&](int n) {
-    if (count(n) >= need) return true;
-    const auto c = carried_.find(n);
-    return c != carried_.end() && c->second.ratio > 0.0 && c->second.samples >= need &&
-           CarriedFresh(c->second);
   };
   if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need) return suggested_;
   const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
@@ -794,22 +671,6 @@ std::optional<int> StreamController::ExploreTarget() const {
   // Unexplored neighbours first, the one the model thinks faster first (model-guided).
   std::optional<int> best;
   double best_ms = 0.0;
-  // After a kept re-derivation whose neighbours the visits before measured, the probe (where not
-  // known) comes first: a false drift before it otherwise left the prediction far from n* to
-  // the neighbours' extrapolation for the rest of a run (the probe comes after the neighbours
-  // and their confirmations, about 110 batches into a derivation at the default budget).
-  // Replayed on runs 141-145 with a burst mid-run, this halves to quarters the points over
-  // 10 % and leaves every choice as it was; skipping the neighbours' visits instead made the
-  // choice worse (docs/models.md, "Carried visits").
-  bool neighbours_known = true;
-  bool known_by_carry = false;  // some neighbour only through the carried visits
-  for (int n : neighbours) {
-    neighbours_known = neighbours_known && known(n);
-    known_by_carry = known_by_carry || (known(n) && count(n) < need);
-  }
-  if (neighbours_known && known_by_carry) {
-    if (std::optional<int> probe = ProbeTarget(); probe && !known(*probe)) return probe;
-  }
   for (int n : neighbours) {
     if (count(n) >= need) continue;
     const double ms = ModelMs(n, c_);
@@ -825,7 +686,7 @@ std::optional<int> StreamController::ExploreTarget() const {
     if (undecided_.count(n) && n != confirm_n_) return n;  // in the free slot: not paid twice
   }
   // Then, once per derivation, the calibration probe.
-  if (std::optional<int> probe = ProbeTarget(); probe && !known(*probe)) return probe;
+  if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
   // Then neighbours not measured for a long time (the workload may have moved slowly).
   for (int n : neighbours) {
     auto s = samples_.find(n);

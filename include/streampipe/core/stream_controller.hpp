@@ -242,12 +242,6 @@ class StreamController {
   std::int64_t observations() const { return observations_; }
   // Every n with samples or issue times in this derivation, ascending.
   std::vector<MeasuredN> Measured() const;
-  // The visits carried from the derivations before a re-derivation that kept n (the same
-  // workload): per n not measured in this derivation, its time as the calibration takes it (its
-  // ratio to the n* it was measured against, times that n's time now; 0 before that n has
-  // samples) and its issue times; none older than exploration.revisit_batches.
-  // `samples` counts the batch times behind the ratio. Ascending; empty after other derivations.
-  std::vector<MeasuredN> Carried() const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   double PredictMs(int streams, std::int64_t items) const;
@@ -290,8 +284,7 @@ class StreamController {
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
   // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
   // inline_part): least squares with fixed_ms >= 0 (through the origin where the free intercept
-  // is negative) of the lower median issue times over the streamed batches of this derivation
-  // (and the carried visits at n it has not measured, Carried()),
+  // is negative) of the lower median issue times over the streamed batches of this derivation,
   // less their inline part, where at least two n have them (and the slope is positive). Where
   // the medians less the inline part give no rising line (a rate that overshoots), the line of
   // the medians as measured, without the inline part (inline_part false).
@@ -371,23 +364,6 @@ class StreamController {
   std::map<int, Samples> samples_;
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
-  // Visits of the derivations before a kept re-derivation (Carried()): the ratio of an n's time
-  // to n*'s then (each by the estimator the calibration applies), and its issue times.
-  struct CarriedVisit {
-    double ratio = 0.0;  // its time / base_n's time, both then; 0: issue times only
-    int base_n = 0;      // the n* it was measured against
-    int samples = 0;
-    std::int64_t last_observation = -1;  // of its last sample (or when its issue times came)
-    std::vector<double> issue;
-  };
-  std::map<int, CarriedVisit> carried_;
-  // Not older than exploration.revisit_batches.
-  bool CarriedFresh(const CarriedVisit& v) const;
-  // This derivation's time at n as the calibration scales a visit (n*'s: its samples' lower
-  // median; another n's: scaled by n*'s as TimeLike says); 0 where n or n* has no samples.
-  double VisitMs(int n) const;
-  // The issue times per n the calibration uses: this derivation's, else the carried ones.
-  std::map<int, const std::vector<double>*> IssueSamples() const;
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
