@@ -27,15 +27,15 @@
 // batch drawn alone). The non-streamed measurement is never slowed. `--slow-issue`: a slowed
 // batch's issue time is slowed as much (a burst on the host, which the issue time measures).
 // `--burst=90:97:0.25`: the streamed and explored batches 90 to 97 (counted from 0 in each
-// replay) take 1.25x (their issue times as they were),
-// a burst of the lease mid-run that the drift detector sees; the re-measurement after it is
-// not slowed, so the controller re-derives the same workload and keeps n (runs 141-145: 6-59
-// of 124 adaptive runs per sweep did so).
+// replay) take 1.25x, their issue times as they were: a burst of the lease mid-run that the
+// drift detector sees; the re-measurement after it is not slowed, so the controller re-derives
+// the same workload and keeps n (runs 141-145: 6-59 of 124 adaptive runs per sweep did so).
 //
-// Limits: the card is stationary (no drift, no bursts but --burst's), the noise is the same at every n, the
-// first batch at an n after another is unsettled (as in the pipeline) but otherwise as fast as
-// any; the sweep's medians are taken as the truth, which they are only to their repeatability
-// (docs/results.md). Exit 0, 64 for bad flags, 66 for an unreadable or invalid input.
+// Limits: the card is stationary (no drift, no bursts but --burst's), the noise is the same at
+// every n, the first batch at an n after another is unsettled (as in the pipeline) but otherwise
+// as fast as any; the sweep's medians are taken as the truth, which they are only to their
+// repeatability (docs/results.md). Exit 0, 64 for bad flags, 66 for an unreadable or invalid
+// input.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -157,8 +157,8 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
         absl::StrAppendFormat(&visits, " %s%d*%d", run_explore ? "e" : "", run_n, run_len);
       }
     };
+    const long total_before = *total;  // streamed and explored batches of earlier replays
     // + the warm-up, the measurement and its halves batch
-    const long total_before = *total;
     for (int b = 0; b < s.batches + (ao.measure_kernel_halves ? 3 : 2); ++b) {
       const BatchPlan plan = c.Plan(kItems);
       if (shown && (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore)) {

@@ -162,7 +162,8 @@ int RunAdvise(const std::vector<std::string>& args) {
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   for (const auto& [name, v] :
        {std::pair<const char*, double>{"h2d-ms", f.h2d_ms}, {"kernel-ms", f.kernel_ms},
-        {"d2h-ms", f.d2h_ms}, {"kernel-half-ms", f.kernel_half_ms}, {"h2d-bytes", f.h2d_bytes}, {"d2h-bytes", f.d2h_bytes}}) {
+        {"d2h-ms", f.d2h_ms}, {"kernel-half-ms", f.kernel_half_ms}, {"h2d-bytes", f.h2d_bytes},
+        {"d2h-bytes", f.d2h_bytes}}) {
     const absl::Status s = RequireFiniteNonNegative(fs, name, v);
     if (!s.ok()) return Fail(kCommand, kExitUsage, s);
   }

@@ -208,8 +208,7 @@ class StreamPipeline::Impl {
   // `hold`: the batch waits behind a gate until it is all enqueued (RunHeld).
   // `measure`: a measurement the caller asked for (kMeasure or kMeasureHalves), not planned.
   absl::Status Submit(const HostBatch& batch, std::optional<int> streams,
-                      std::optional<PlanKind> measure,
-                      bool hold = false);
+                      std::optional<PlanKind> measure, bool hold = false);
   absl::StatusOr<BatchStats> Collect();
 
   int in_flight() const { return static_cast<int>(queue_.size() + drained_.size()); }

@@ -207,8 +207,9 @@ class StreamController {
                    AdaptiveOptions options);
 
   // What to run for a batch of `items` (> 0) items. Every plan must be run and reported with
-  // Observe() (or given back with Abandon()), in the order planned (plans may run ahead of observations, as in continuous
-  // mode): a planned warm-up or measurement counts as done or pending from here on.
+  // Observe() (or given back with Abandon()), in the order planned (plans may run ahead of
+  // observations, as in continuous mode): a planned warm-up or measurement counts as done or
+  // pending from here on.
   BatchPlan Plan(std::int64_t items);
 
   // A plan that will not be observed: its batch was refused or failed before it ran (a

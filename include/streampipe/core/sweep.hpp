@@ -154,8 +154,8 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
 // model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
 // pred_current_device, adaptive_runs, adaptive_deviation, kernel_half_ms (the last nine
 // optional when reading, dropped from the end: files written before they existed parse with
-// NaN, "streams", NaN and 0 there). Numbers are written in the shortest form that round-trips exactly;
-// NaN is written as an empty field (infinities as inf / -inf).
+// NaN, "streams", NaN and 0 there). Numbers are written in the shortest form that round-trips
+// exactly; NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
 std::vector<std::string> SweepCsvColumns();
