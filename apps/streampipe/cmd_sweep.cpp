@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -397,11 +396,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // found the workload's shape unchanged keeps n and says so.
   std::string events;
   for (const RederivationEvent& e : ap.controller().events()) {
-    absl::StrAppendFormat(&events, " %s:%d->%d@%d%s%s", EventKindName(e.kind), e.old_streams,
-                          e.new_streams, e.observation, e.n_kept ? "(kept)" : "",
-                          absl::StrContains(e.reason, "the calibration probe first")
-                              ? "(probe first)"
-                              : "");
+    absl::StrAppendFormat(&events, " %s:%d->%d@%d%s", EventKindName(e.kind), e.old_streams,
+                          e.new_streams, e.observation, e.n_kept ? "(kept)" : "");
   }
   std::cerr << "    adaptive events (kind:old->new n@batch):" << events << "\n";
   // How well a non-streamed measurement repeats its parts here: their spread over the rounds'

@@ -358,19 +358,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // (no `previous`).
   std::optional<int> model_n;
   bool kept = false;
-  // Whether the batches before compared the n in use with both its neighbours (each sampled
-  // for a comparison), before the samples are cleared below.
-  bool neighbours_compared = false;
-  if (const auto at = std::find(candidates_.begin(), candidates_.end(), old_n);
-      at != candidates_.end()) {
-    const auto compared = [&](int n) {
-      const auto s = samples_.find(n);
-      return s != samples_.end() &&
-             static_cast<int>(s->second.ms.size()) >= options_.exploration.samples_per_candidate;
-    };
-    neighbours_compared = (at == candidates_.begin() || compared(*(at - 1))) &&
-                          (at + 1 == candidates_.end() || compared(*(at + 1)));
-  }
   if (kind == EventKind::kDrift && previous != nullptr && !mode_changed && terms.ok() &&
       SameWorkloadShape(*previous, *reference_, options_.detector.threshold) &&
       std::find(candidates_.begin(), candidates_.end(), old_n) != candidates_.end()) {
@@ -399,13 +386,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
                                 : absl::StrFormat(", the model's n = %d measured no faster",
                                                   model_choice));
   }
-  // A kept n whose neighbours the batches compared (in this derivation, or before an earlier
-  // kept one) visits the calibration probe first: those comparisons still hold, and the probe
-  // otherwise came about 110 batches into the derivation (after two neighbour visits paid from
-  // the budget), so a drift late in a run left n far above n* to the model's extrapolation
-  // (docs/models.md, "The probe after a kept re-derivation").
-  probe_first_ = kept && (probe_first_ || neighbours_compared);
-  if (probe_first_) reason += "; the neighbours compared before, the calibration probe first";
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
@@ -683,9 +663,6 @@ std::optional<int> StreamController::ExploreTarget() const {
     return it == samples_.end() ? 0 : static_cast<int>(it->second.ms.size());
   };
   if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need) return suggested_;
-  if (probe_first_) {
-    if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
-  }
   const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
   if (it == candidates_.end()) return std::nullopt;
   std::vector<int> neighbours;

@@ -1236,48 +1236,6 @@ TEST(StreamControllerTest, TheCalibrationProbeVisitsOneFarCandidatePerDerivation
   for (int v : Visits(steady, card3, kTransferBound, 400)) EXPECT_LE(v, 2 * steady.streams());
 }
 
-// A drift that keeps n (the lease 15 % slower as a whole) visits the calibration probe before
-// the neighbours where the batches before had compared n* with both of them: those comparisons
-// still hold, and after two neighbour visits paid from the budget the probe came about 110
-// batches into the re-derivation, so a drift late in a run left n far above n* to the
-// neighbours' extrapolation (runs 147-148: 110 of the 317 points more than an octave above
-// every visited n of such runs over 10 %). Where the drift came before the neighbours were
-// compared, they come first, as in any derivation.
-TEST(StreamControllerTest, AKeptReDerivationVisitsTheProbeFirst) {
-  constexpr Workload2 kSlower{kTransferBound.h2d_ms * 1.15, kTransferBound.kernel_ms * 1.15,
-                              kTransferBound.d2h_ms * 1.15};
-  for (const int before : {400, 20}) {
-    SCOPED_TRACE(absl::StrFormat("the lease slows after %d batches", before));
-    StreamController c = Make();
-    SimulatedCard card(21, 0.01);
-    Visits(c, card, kTransferBound, before);
-    ASSERT_EQ(c.events().size(), 1u);
-    const int n = c.streams();
-    std::vector<int> after = Visits(c, card, kSlower, 200);
-    ASSERT_EQ(c.events().size(), 2u);
-    const RederivationEvent& e = c.events()[1];
-    ASSERT_EQ(e.kind, EventKind::kDrift);
-    ASSERT_TRUE(e.n_kept) << e.reason;
-    ASSERT_EQ(e.new_streams, n) << e.reason;
-    EXPECT_EQ(e.reason.find("the calibration probe first") != std::string::npos, before == 400)
-        << e.reason;
-    // The model's own choice, where it is another n not measured slower, still comes first.
-    if (e.reason.find("visited first") != std::string::npos) after.erase(after.begin());
-    ASSERT_FALSE(after.empty());
-    if (before == 20) {
-      EXPECT_LE(after.front(), 2 * n) << "a neighbour first: they were not compared yet";
-      continue;
-    }
-    const int probe = after.front();
-    EXPECT_GE(probe, 4 * n) << "the probe first, n* = " << n;
-    // The neighbours are still visited after it.
-    EXPECT_NE(std::find(after.begin() + 1, after.end(), 2 * n), after.end());
-    EXPECT_NE(std::find(after.begin() + 1, after.end(), n / 2), after.end());
-    EXPECT_LT(std::abs(c.PredictMs(probe, kItems) / card.Exact(kSlower, probe, kItems) - 1.0),
-              0.05);
-  }
-}
-
 // Where the issue bound binds (tiny sub-chunks: matrix multiplication N = 512 in run 24), the
 // on-line fit finds the card's issue cost s, which the traits put 30 % too low; where it never
 // binds (64 MiB copies) s keeps its calibrated value.

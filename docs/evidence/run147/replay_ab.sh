@@ -8,9 +8,10 @@
 set -e
 P=docs/evidence/run117/h100.toml
 tmp=$(mktemp -d)
-for f in docs/evidence/run141/sweep-a docs/evidence/run141/sweep-b docs/evidence/run142/sweep-a2 \
-         docs/evidence/run142/sweep-a3 docs/evidence/run142/sweep-b2 docs/evidence/run142/sweep-b3 \
-         docs/evidence/run145/sweep-a4 docs/evidence/run145/sweep-b4; do
+# SWEEPS (optional, run 150): other sweeps to replay, as paths without .csv.gz.
+for f in ${SWEEPS:-docs/evidence/run141/sweep-a docs/evidence/run141/sweep-b \
+         docs/evidence/run142/sweep-a2 docs/evidence/run142/sweep-a3 docs/evidence/run142/sweep-b2 \
+         docs/evidence/run142/sweep-b3 docs/evidence/run145/sweep-a4 docs/evidence/run145/sweep-b4}; do
   name=$(basename $(dirname $f))-$(basename $f)
   zcat $f.csv.gz > $tmp/$name.csv
   for b in none 30:37:0.25 60:67:0.25 90:97:0.25 110:117:0.25; do

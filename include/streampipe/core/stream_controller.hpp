@@ -366,9 +366,6 @@ class StreamController {
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
-  // This derivation kept n after a drift, and the batches before had compared that n with its
-  // neighbours: the calibration probe is visited before the neighbours (Derive).
-  bool probe_first_ = false;
   double tokens_ = 0.0;
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
   int explore_n_ = 0;      // the neighbour being visited
