@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Where the calibrated prediction's points over 10 % lie, over sweeps of one controller: by
+whether the configuration's adaptive run kept n after a drift (its log says "(kept)"), whether
+the point's n is the adaptive n, another n the run measured ("adaptive measured" in the log) or
+one it did not, and whether the host bounds the batch there (measured issue time at least 0.8
+of the batch's, the controller's own test); per issue mode: points, signed median error, p10
+and p90, points over 10 %.
+  python3 docs/evidence/run150/error_classes.py SWEEP.csv.gz [SWEEP.csv.gz ...]"""
+import collections
+import csv
+import gzip
+import re
+import statistics
+import sys
+
+groups = collections.defaultdict(list)
+for path in sys.argv[1:]:
+    rows = collections.OrderedDict()
+    for r in csv.DictReader(gzip.open(path, "rt")):
+        k = (r["workload"], r["grid"], r["in_bytes"], r["out_bytes"], r["intensity"], r["order"],
+             r["issue"])
+        rows.setdefault(k, []).append(r)
+    runs = []
+    for line in gzip.open(path.replace(".csv.gz", ".log.gz"), "rt"):
+        m = re.match(r"  \S+\s+\S+\s+in\s+[\d.]+ MiB out.*best n=.*adaptive n=(\d+)", line)
+        if m:
+            runs.append({"n": int(m.group(1)), "kept": False, "visited": set()})
+        m = re.match(r"    adaptive measured \(n:samples x ms/issue ms\): (.*)", line)
+        if m and runs:
+            runs[-1]["visited"] = {int(t[2:].split(":")[0]) for t in m.group(1).split()}
+        if line.startswith("    adaptive events") and runs:
+            runs[-1]["kept"] = "(kept)" in line
+    assert len(runs) == len(rows), path
+    for run, (k, rs) in zip(runs, rows.items()):
+        for r in rs:
+            n = int(r["streams"])
+            e = float(r["pred_calibrated"]) / float(r["median_ms"]) - 1
+            host = float(r["issue_ms"]) >= 0.8 * float(r["median_ms"])
+            where = "adaptive n" if n == run["n"] else ("measured" if n in run["visited"]
+                                                        else "not measured")
+            groups[(run["kept"], where, host, k[6])].append(e)
+total = sum(sum(abs(x) > 0.1 for x in v) for v in groups.values())
+print(f"{len(sys.argv) - 1} sweeps, {sum(len(v) for v in groups.values())} points, {total} over 10 %")
+print("| kept n after a drift | n | host bounds the batch | mode | points | signed median | p10 | p90 "
+      "| over 10 % |")
+print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+for key in sorted(groups):
+    v = sorted(groups[key])
+    print(f"| {'yes' if key[0] else 'no'} | {key[1]} | {'yes' if key[2] else 'no'} | {key[3]} | "
+          f"{len(v)} | {100 * statistics.median(v):+.1f} % | {100 * v[len(v) // 10]:+.1f} % | "
+          f"{100 * v[9 * len(v) // 10]:+.1f} % | {sum(abs(x) > 0.1 for x in v)} |")
