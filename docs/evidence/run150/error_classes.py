@@ -4,7 +4,9 @@ whether the configuration's adaptive run kept n after a drift (its log says "(ke
 the point's n is the adaptive n, another n the run measured ("adaptive measured" in the log) or
 one it did not, and whether the host bounds the batch there (measured issue time at least 0.8
 of the batch's, the controller's own test); per issue mode: points, signed median error, p10
-and p90, points over 10 %.
+and p90, points over 10 %. Then the configurations by when their run's last drift
+re-derivation came (kept n or not): none, by batch 40 (the calibration had the ~110 batches it
+takes to visit the neighbours and the probe before the run's end), 41-100, later.
   python3 docs/evidence/run150/error_classes.py SWEEP.csv.gz [SWEEP.csv.gz ...]"""
 import collections
 import csv
@@ -14,6 +16,7 @@ import statistics
 import sys
 
 groups = collections.defaultdict(list)
+by_drift = collections.Counter()
 for path in sys.argv[1:]:
     rows = collections.OrderedDict()
     for r in csv.DictReader(gzip.open(path, "rt")):
@@ -30,6 +33,8 @@ for path in sys.argv[1:]:
             runs[-1]["visited"] = {int(t[2:].split(":")[0]) for t in m.group(1).split()}
         if line.startswith("    adaptive events") and runs:
             runs[-1]["kept"] = "(kept)" in line
+            drifts = [int(b) for b in re.findall(r"drift:\d+->\d+@(\d+)", line)]
+            runs[-1]["last_drift"] = max(drifts) if drifts else None
     assert len(runs) == len(rows), path
     for run, (k, rs) in zip(runs, rows.items()):
         for r in rs:
@@ -39,6 +44,11 @@ for path in sys.argv[1:]:
             where = "adaptive n" if n == run["n"] else ("measured" if n in run["visited"]
                                                         else "not measured")
             groups[(run["kept"], where, host, k[6])].append(e)
+            last = run.get("last_drift")
+            bucket = ("0 none" if last is None else "1 by batch 40" if last <= 40
+                      else "2 batch 41-100" if last <= 100 else "3 after batch 100")
+            by_drift[bucket, "points"] += 1
+            by_drift[bucket, "over"] += abs(e) > 0.1
 total = sum(sum(abs(x) > 0.1 for x in v) for v in groups.values())
 print(f"{len(sys.argv) - 1} sweeps, {sum(len(v) for v in groups.values())} points, {total} over 10 %")
 print("| kept n after a drift | n | host bounds the batch | mode | points | signed median | p10 | p90 "
@@ -49,3 +59,9 @@ for key in sorted(groups):
     print(f"| {'yes' if key[0] else 'no'} | {key[1]} | {'yes' if key[2] else 'no'} | {key[3]} | "
           f"{len(v)} | {100 * statistics.median(v):+.1f} % | {100 * v[len(v) // 10]:+.1f} % | "
           f"{100 * v[9 * len(v) // 10]:+.1f} % | {sum(abs(x) > 0.1 for x in v)} |")
+print()
+print("| last drift re-derivation | points | over 10 % |")
+print("| --- | ---: | ---: |")
+for b in ("0 none", "1 by batch 40", "2 batch 41-100", "3 after batch 100"):
+    p, o = by_drift[b, "points"], by_drift[b, "over"]
+    print(f"| {b[2:]} | {p} | {o} ({100 * o / max(1, p):.1f} %) |")
