@@ -6,7 +6,9 @@ one it did not, and whether the host bounds the batch there (measured issue time
 of the batch's, the controller's own test); per issue mode: points, signed median error, p10
 and p90, points over 10 %. Then the configurations by when their run's last drift
 re-derivation came (kept n or not): none, by batch 40 (the calibration had the ~110 batches it
-takes to visit the neighbours and the probe before the run's end), 41-100, later.
+takes to visit the neighbours and the probe before the run's end), 41-100, later; and how far
+the rounds after the run moved from those before it (column halves_ratio) with and without a
+drift re-derivation in the run.
   python3 docs/evidence/run150/error_classes.py SWEEP.csv.gz [SWEEP.csv.gz ...]"""
 import collections
 import csv
@@ -17,6 +19,7 @@ import sys
 
 groups = collections.defaultdict(list)
 by_drift = collections.Counter()
+moved = {False: [], True: []}
 for path in sys.argv[1:]:
     rows = collections.OrderedDict()
     for r in csv.DictReader(gzip.open(path, "rt")):
@@ -49,6 +52,9 @@ for path in sys.argv[1:]:
                       else "2 batch 41-100" if last <= 100 else "3 after batch 100")
             by_drift[bucket, "points"] += 1
             by_drift[bucket, "over"] += abs(e) > 0.1
+            h = float(r["halves_ratio"])
+            if h == h:
+                moved[last is not None].append(abs(h - 1))
 total = sum(sum(abs(x) > 0.1 for x in v) for v in groups.values())
 print(f"{len(sys.argv) - 1} sweeps, {sum(len(v) for v in groups.values())} points, {total} over 10 %")
 print("| kept n after a drift | n | host bounds the batch | mode | points | signed median | p10 | p90 "
@@ -65,3 +71,11 @@ print("| --- | ---: | ---: |")
 for b in ("0 none", "1 by batch 40", "2 batch 41-100", "3 after batch 100"):
     p, o = by_drift[b, "points"], by_drift[b, "over"]
     print(f"| {b[2:]} | {p} | {o} ({100 * o / max(1, p):.1f} %) |")
+print()
+for d in (False, True):
+    v = sorted(moved[d])
+    if v:
+        print(f"{'with' if d else 'without'} a drift re-derivation: {len(v)} points, the rounds after "
+              f"the run against those before moved by a median {100 * statistics.median(v):.2f} %, "
+              f"over 5 % at {100 * sum(x > 0.05 for x in v) / len(v):.1f} % of the points, over 10 % "
+              f"at {100 * sum(x > 0.1 for x in v) / len(v):.1f} %")
