@@ -8,7 +8,8 @@ and p90, points over 10 %. Then the configurations by when their run's last drif
 re-derivation came (kept n or not): none, by batch 40 (the calibration had the ~110 batches it
 takes to visit the neighbours and the probe before the run's end), 41-100, later; and how far
 the rounds after the run moved from those before it (column halves_ratio) with and without a
-drift re-derivation in the run.
+drift re-derivation in the run; and per sweep and mode, the largest error over all points and
+over those whose rounds after the run are within 5 % of those before it.
   python3 docs/evidence/run150/error_classes.py SWEEP.csv.gz [SWEEP.csv.gz ...]"""
 import collections
 import csv
@@ -20,7 +21,9 @@ import sys
 groups = collections.defaultdict(list)
 by_drift = collections.Counter()
 moved = {False: [], True: []}
+per_sweep = []
 for path in sys.argv[1:]:
+    largest = collections.defaultdict(list)
     rows = collections.OrderedDict()
     for r in csv.DictReader(gzip.open(path, "rt")):
         k = (r["workload"], r["grid"], r["in_bytes"], r["out_bytes"], r["intensity"], r["order"],
@@ -55,6 +58,10 @@ for path in sys.argv[1:]:
             h = float(r["halves_ratio"])
             if h == h:
                 moved[last is not None].append(abs(h - 1))
+            largest[k[6], "all"].append(abs(e))
+            if h == h and abs(h - 1) <= 0.05:
+                largest[k[6], "repeating"].append(abs(e))
+    per_sweep.append((path, largest))
 total = sum(sum(abs(x) > 0.1 for x in v) for v in groups.values())
 print(f"{len(sys.argv) - 1} sweeps, {sum(len(v) for v in groups.values())} points, {total} over 10 %")
 print("| kept n after a drift | n | host bounds the batch | mode | points | signed median | p10 | p90 "
@@ -79,3 +86,9 @@ for d in (False, True):
               f"the run against those before moved by a median {100 * statistics.median(v):.2f} %, "
               f"over 5 % at {100 * sum(x > 0.05 for x in v) / len(v):.1f} % of the points, over 10 % "
               f"at {100 * sum(x > 0.1 for x in v) / len(v):.1f} %")
+print()
+for path, largest in per_sweep:
+    print(path + ": " + "; ".join(
+        f"{mode} max {100 * max(largest[mode, 'all']):.1f} % over {len(largest[mode, 'all'])} points, "
+        f"{100 * max(largest[mode, 'repeating']):.1f} % over the {len(largest[mode, 'repeating'])} "
+        f"whose rounds repeat within 5 %" for mode in ("graph", "streams")))
