@@ -315,9 +315,11 @@ int main(int argc, char** argv) {
       ok = f.size() == 3 && number(f[0].c_str(), &from) && number(f[1].c_str(), &to) &&
            number(f[2].c_str(), &v) && from == std::floor(from) && to == std::floor(to) &&
            from >= 0 && to >= from && to <= 1e6 && v >= 0.0 && v <= 10.0;
-      s.burst_from = static_cast<int>(from);
-      s.burst_to = static_cast<int>(to);
-      s.burst_by = v;
+      if (ok) {  // in range: the casts are defined
+        s.burst_from = static_cast<int>(from);
+        s.burst_to = static_cast<int>(to);
+        s.burst_by = v;
+      }
     } else if (std::strncmp(argv[i], "--show=", 7) == 0) {
       s.show = argv[i] + 7;
       ok = !s.show.empty();
