@@ -61,6 +61,9 @@ struct Settings {
   // The kernel timed at half the batch too (the current model's fixed kernel part), by the
   // rounds and by the adaptive pipeline (AdaptiveOptions::measure_kernel_halves).
   bool kernel_halves = AdaptiveOptions{}.measure_kernel_halves;
+  // Non-streamed batches per (re-)measurement of the adaptive pipeline (the median of their
+  // parts: AdaptiveOptions::measure_batches).
+  int measure_batches = AdaptiveOptions{}.measure_batches;
   DeviceTraits traits;
   // --adaptive-trace: one row per batch of each kept adaptive run (null: none).
   std::ostream* adaptive_trace = nullptr;
@@ -211,6 +214,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.max_streams = max_n;
   ao.adaptive.exploration.probe_ratio = s.probe_ratio;
   ao.adaptive.measure_kernel_halves = s.kernel_halves;
+  ao.adaptive.measure_batches = s.measure_batches;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;
@@ -547,6 +551,9 @@ int RunSweep(const std::vector<std::string>& args) {
          "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
+  fs.Add("measure-batches", &s.measure_batches,
+         "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
+         "(re-)measurement, the median of their parts used");
   std::string from;
   fs.Add("from", &from,
          "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
@@ -582,6 +589,9 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!issues.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(issues.status(), "--issue"));
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
+  }
+  if (s.measure_batches < 1 || s.measure_batches > 15) {
+    return Fail(kCommand, kExitUsage, "--measure-batches: must be in [1, 15]");
   }
   if (s.adaptive_retries < 0 || s.adaptive_retries > 10) {
     return Fail(kCommand, kExitUsage, "--adaptive-retries: must be in [0, 10]");

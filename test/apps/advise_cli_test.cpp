@@ -144,6 +144,16 @@ TEST(AdviseCliTest, SweepBoundsItsAdaptiveRetries) {
   }
 }
 
+TEST(AdviseCliTest, SweepBoundsItsMeasureBatches) {
+  // As adaptive.measure_batches: 1 to 15; checked before the GPU is looked for.
+  for (const std::string flag : {"--measure-batches=0", "--measure-batches=16"}) {
+    CommandResult r = RunCommand(kBin + " sweep " + flag);
+    EXPECT_EQ(r.exit_code, 64) << flag;
+    EXPECT_NE(r.err.find("--measure-batches: must be in [1, 15]"), std::string::npos)
+        << flag << " -> " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, SweepNamesAnUnknownHistogramKernel) {
   CommandResult r = RunCommand(kBin + " sweep --histogram-kernel=private");
   EXPECT_EQ(r.exit_code, 64);
