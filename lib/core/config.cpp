@@ -1,5 +1,7 @@
 #include "streampipe/core/config.hpp"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/model.hpp"
@@ -55,7 +57,9 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
            1000, "non-streamed batches run first and not timed (module loading, first use)");
     s->Int("adaptive.measure_batches", [](C& c) -> int& { return c.adaptive.measure_batches; },
            1, 15, "non-streamed batches per (re-)measurement; the median of their parts is "
-           "used (more than 1 resists a GPU shared with bursts of other work)");
+           "used (more than 1 resists a burst of other work shorter than the measurement; on "
+           "run 152's busy H100 leases three batches in a row were slow as often as one, "
+           "docs/results.md, session 26)");
     s->Bool("adaptive.measure_kernel_halves", [](C& c) -> bool& {
       return c.adaptive.measure_kernel_halves; },
             "with each (re-)measurement, one more non-streamed batch whose kernel runs over "
@@ -132,6 +136,17 @@ absl::Status ValidatePipelineConfig(const PipelineConfig& c, std::string_view na
     return absl::InvalidArgumentError(absl::StrCat(
         where, ": detector.min_samples (", d.min_samples, ") and detector.consecutive (",
         d.consecutive, ") must not exceed detector.window (", d.window, ")"));
+  }
+  // What StreamPipeline::Create checks of the same keys, so that a file it would refuse is
+  // refused at load: the adaptive options with streams.max capped at pipeline.max_streams (as the
+  // pipeline caps them), and a visit long enough for its samples.
+  AdaptiveOptions capped = c.adaptive;
+  capped.candidates.max_streams = std::min(capped.candidates.max_streams, c.max_streams);
+  capped.candidates.min_streams =
+      std::min(capped.candidates.min_streams, capped.candidates.max_streams);
+  for (absl::Status s : {ValidateAdaptiveOptions(capped),
+                         ValidateExplorationRun(c.adaptive.exploration, c.max_in_flight)}) {
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.message()));
   }
   return absl::OkStatus();
 }

@@ -173,8 +173,24 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
        }) {
     if (!r.ok()) return r;
   }
-  absl::StatusOr<std::vector<int>> c = CandidateStreams(o.candidates);
+  // The bounds only: the item count comes with each batch (CandidateStreams checks divisors_only
+  // against it at every derivation), so a divisors_only with no items yet is not an error here.
+  CandidateOptions bounds = o.candidates;
+  if (bounds.num_items == 0) bounds.divisors_only = false;
+  absl::StatusOr<std::vector<int>> c = CandidateStreams(bounds);
   if (!c.ok()) return c.status();
+  return absl::OkStatus();
+}
+
+absl::Status ValidateExplorationRun(const ExplorationOptions& e, int max_in_flight) {
+  if (max_in_flight == 1 && e.enabled && e.run != 0 && e.run <= e.samples_per_candidate) {
+    // Shorter visits would never give a neighbour its samples (run = 1: none at all).
+    return absl::InvalidArgumentError(absl::StrCat(
+        "exploration.run = ", e.run,
+        " is too short one batch at a time: the first batch of a visit runs cold and is not a "
+        "sample, so a visit needs exploration.samples_per_candidate + 1 = ",
+        e.samples_per_candidate + 1, " batches or more (0 picks that)"));
+  }
   return absl::OkStatus();
 }
 

@@ -354,6 +354,7 @@ absl::Status StreamPipeline::Impl::Init() {
   AdaptiveOptions ao = opt_.adaptive;
   ao.candidates.max_streams = std::min(ao.candidates.max_streams, opt_.max_streams);
   ao.candidates.min_streams = std::min(ao.candidates.min_streams, ao.candidates.max_streams);
+  STREAMPIPE_RETURN_IF_ERROR(ValidateExplorationRun(ao.exploration, opt_.max_in_flight));
   if (ao.exploration.run == 0) {
     // Overlapping batches give one sample per 2 x max_in_flight batches, after as many
     // settling ones (see CollectFromGpu).
@@ -361,14 +362,6 @@ absl::Status StreamPipeline::Impl::Init() {
     ao.exploration.run = opt_.max_in_flight > 1
                              ? 2 * opt_.max_in_flight * (ao.exploration.samples_per_candidate + 1)
                              : ao.exploration.samples_per_candidate + 1;
-  } else if (opt_.max_in_flight == 1 && ao.exploration.enabled &&
-             ao.exploration.run <= ao.exploration.samples_per_candidate) {
-    // Shorter visits would never give a neighbour its samples (run = 1: none at all).
-    return absl::InvalidArgumentError(absl::StrCat(
-        "exploration.run = ", ao.exploration.run,
-        " is too short one batch at a time: the first batch of a visit runs cold and is not a "
-        "sample, so a visit needs exploration.samples_per_candidate + 1 = ",
-        ao.exploration.samples_per_candidate + 1, " batches or more (0 picks that)"));
   }
   STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
   controller_ = std::make_unique<StreamController>(std::move(model), traits, ao);

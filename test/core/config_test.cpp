@@ -83,6 +83,9 @@ TEST(ConfigTest, EachKindOfBadFileGetsItsMessage) {
       {"[streams]\nmin = 9\nmax = 8\n", "bad.toml: streams.min (9) exceeds streams.max (8)"},
       {"[detector]\nwindow = 4\nmin_samples = 8\n", "must not exceed detector.window (4)"},
       {"pipeline = 3\n", "'pipeline' must be a table"},
+      // What StreamPipeline::Create would refuse is refused at load (exit 78 in the apps).
+      {"[pipeline]\nmax_in_flight = 1\n[exploration]\nrun = 2\n",
+       "bad.toml: exploration.run = 2 is too short one batch at a time"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<PipelineConfig> r = ParsePipelineConfig(c.text, "bad.toml");
@@ -207,6 +210,18 @@ TEST(ConfigTest, ParseErrorColumnsAreTheUsersAfterARewrittenString) {
   ASSERT_FALSE(utf8.ok());
   ASSERT_FALSE(ascii.ok());
   EXPECT_EQ(utf8.status().message(), ascii.status().message());
+}
+
+TEST(ConfigTest, KeysThePipelineAcceptsLoad) {
+  // divisors_only: the item count comes with each batch (Create once refused the key whatever
+  // the batches); a visit of 3 batches one at a time leaves its 2 samples; streams.max above
+  // pipeline.max_streams is capped, not refused.
+  for (const char* text : {"[streams]\ndivisors_only = true\npowers_of_two = false\n",
+                           "[pipeline]\nmax_in_flight = 1\n[exploration]\nrun = 3\n",
+                           "[pipeline]\nmax_streams = 8\n[streams]\nmin = 16\nmax = 64\n"}) {
+    absl::StatusOr<PipelineConfig> r = ParsePipelineConfig(text, "good.toml");
+    EXPECT_TRUE(r.ok()) << text << " -> " << r.status().message();
+  }
 }
 
 TEST(ConfigTest, MissingAndUnreadableFiles) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <deque>
 #include <random>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -1691,6 +1692,48 @@ TEST(StreamControllerTest, OptionsAreValidated) {
   o = Options();
   o.exploration.probe_ratio = -1.0;
   EXPECT_NE(ValidateAdaptiveOptions(o).message().find("probe_ratio"), std::string::npos);
+}
+
+// streams.divisors_only: the item count comes with each batch, so the options are valid without
+// one (a config could never set the key before: StreamPipeline::Create refused it), and every n
+// the controller runs divides the batch's items. 999999 = 3^3 7 11 13 37.
+TEST(StreamControllerTest, DivisorsOnlyIsCheckedAgainstEachBatchsItems) {
+  AdaptiveOptions o = Options();
+  o.candidates.powers_of_two = false;
+  o.candidates.divisors_only = true;
+  ASSERT_TRUE(ValidateAdaptiveOptions(o).ok()) << ValidateAdaptiveOptions(o).message();
+  StreamController c = Make(o);
+  SimulatedCard card(7);
+  constexpr std::int64_t kOddItems = 999'999;
+  std::set<int> ran;
+  for (int i = 0; i < 300; ++i) {
+    const BatchPlan p = c.Plan(kOddItems);
+    if (p.kind == PlanKind::kStreamed || p.kind == PlanKind::kExplore) ran.insert(p.streams);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kOddItems)).ok());
+  }
+  ASSERT_FALSE(ran.empty());
+  for (int n : ran) EXPECT_EQ(kOddItems % n, 0) << n;
+  EXPECT_GT(*ran.rbegin(), 1);  // it streamed, among the divisors
+}
+
+// The visit length one batch at a time: the pipeline's check at Create and the config's at load.
+TEST(StreamControllerTest, AVisitTooShortForItsSamplesIsRefusedOneBatchAtATime) {
+  ExplorationOptions e;
+  e.samples_per_candidate = 2;
+  e.run = 2;
+  const absl::Status s = ValidateExplorationRun(e, /*max_in_flight=*/1);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("exploration.run = 2 is too short one batch at a time"),
+            std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("samples_per_candidate + 1 = 3"), std::string::npos);
+  EXPECT_TRUE(ValidateExplorationRun(e, /*max_in_flight=*/2).ok());  // overlapped: own windows
+  e.run = 3;
+  EXPECT_TRUE(ValidateExplorationRun(e, 1).ok());
+  e.run = 0;  // picks samples_per_candidate + 1
+  EXPECT_TRUE(ValidateExplorationRun(e, 1).ok());
+  e.run = 1;
+  e.enabled = false;  // no visits
+  EXPECT_TRUE(ValidateExplorationRun(e, 1).ok());
 }
 
 TEST(StreamControllerTest, EventJsonHasEveryField) {

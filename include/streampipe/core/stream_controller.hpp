@@ -139,8 +139,15 @@ struct AdaptiveOptions {
   bool steady_state = false;    // batches overlap (continuous mode): predict their period
 };
 
-// InvalidArgument naming the field for out-of-range options.
+// InvalidArgument naming the field for out-of-range options. The candidates' item count comes
+// with each batch: divisors_only is checked against it then, not here.
 absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
+
+// InvalidArgument where exploration.run is too short for batches run one at a time
+// (max_in_flight = 1): the first batch of a visit runs cold and is not a sample, so a visit needs
+// samples_per_candidate + 1 batches (run = 0 picks that). The pipeline's check at Create, and
+// the config's at load.
+absl::Status ValidateExplorationRun(const ExplorationOptions& exploration, int max_in_flight);
 
 // The measurement that several non-streamed batches make together: the median of each part
 // per item, scaled to the last batch's item count (items > 0 in each; not empty).
