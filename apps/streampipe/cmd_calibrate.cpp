@@ -50,7 +50,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--max-mib=", max_mib, ": must be in [4, 4096]"));
   }
   if (CudaDeviceCount() == 0) {
-    return Fail(kCommand, kExitSoftware,
+    return Fail(kCommand, kExitUnavailable,
                 absl::StrCat("no CUDA device (", NoDeviceReason(), "): nothing to calibrate"));
   }
   CalibrationOptions o;

@@ -242,6 +242,16 @@ int RunHistogram(const std::vector<std::string>& args) {
   if (device != "gpu" && device != "cpu") {
     return Fail(kCommand, kExitUsage, absl::StrCat("--device=", device, ": must be gpu or cpu"));
   }
+  // Flags about the GPU's batches would do nothing on the CPU: said, not dropped.
+  if (device == "cpu" && !trace_path.empty()) {
+    return Fail(kCommand, kExitUsage,
+                "--trace: the trace is of the GPU's batches; --device=cpu runs none");
+  }
+  if (device == "cpu" && verify) {
+    return Fail(kCommand, kExitUsage,
+                "--verify: checks the GPU's histograms against the CPU's; with --device=cpu "
+                "there is nothing to check");
+  }
   absl::StatusOr<video::HistogramFormat> out_format = video::ParseHistogramFormat(format_name);
   if (!out_format.ok()) return Fail(kCommand, kExitUsage, out_format.status());
   absl::StatusOr<HistogramKernel> kernel = ParseHistogramKernel(kernel_name);
@@ -435,7 +445,10 @@ int RunHistogram(const std::vector<std::string>& args) {
   if (!trace_path.empty() && !totals.trace.empty()) {
     std::ofstream tf(trace_path);
     tf << ChromeTraceJson(totals.trace);
-    if (!tf) std::cerr << "streampipe histogram: cannot write the trace " << trace_path << "\n";
+    if (!tf) {
+      std::cerr << "streampipe histogram: cannot write the trace " << trace_path << "\n";
+      if (exit_code == kExitOk) exit_code = kExitIoErr;  // the histograms are written
+    }
   }
   if (!quiet) {
     std::cerr << absl::StrFormat(

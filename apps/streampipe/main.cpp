@@ -1,4 +1,5 @@
 // streampipe: one program, several subcommands. `streampipe help` lists them.
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -38,6 +39,10 @@ void PrintHelp(std::ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader that closes its end of a pipe (`streampipe histogram ... | head`) makes the next
+  // write fail with EPIPE instead of killing the process: the command then says what it could
+  // not write, writes its summary and exits 74 (docs/errors.md), as for a full disk.
+  std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2) {
     PrintHelp(std::cerr);
     return streampipe::cli::kExitUsage;

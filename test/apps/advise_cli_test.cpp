@@ -144,6 +144,15 @@ TEST(AdviseCliTest, SweepBoundsItsAdaptiveRetries) {
   }
 }
 
+TEST(AdviseCliTest, CalibrateWithoutAGpuIsUnavailable) {
+  // 69 as for every command that needs a device (it was 70, an internal error).
+  if (RunCommand(kBin + " devices").exit_code == 0) GTEST_SKIP() << "a GPU is present";
+  CommandResult r = RunCommand(kBin + " calibrate --quick --output=/tmp/streampipe_no.toml");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_NE(r.err.find("streampipe calibrate: no CUDA device ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nothing to calibrate"), std::string::npos) << r.err;
+}
+
 TEST(AdviseCliTest, SweepBoundsItsMeasureBatches) {
   // As adaptive.measure_batches: 1 to 15; checked before the GPU is looked for.
   for (const std::string flag : {"--measure-batches=0", "--measure-batches=16"}) {

@@ -144,6 +144,32 @@ TEST(HistogramCliTest, WritingToAFullDiskIsAnIoError) {
   EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
 }
 
+TEST(HistogramCliTest, AClosedPipeIsAnIoErrorNotASignal) {
+  // The reader stops after 10 bytes; the writer gets EPIPE (SIGPIPE ignored), names its output,
+  // still writes its summary to stderr, and exits 74 (before: killed by SIGPIPE, 141, silent).
+  // env --default-signal: SIGPIPE as a shell gives it by default, even where the test's parent
+  // ignores it (an ignored SIGPIPE would pass this test without the fix).
+  CommandResult r = RunCommand("bash -c 'env --default-signal=PIPE " + kBin +
+                               " histogram --device=cpu --synthetic=scene-cuts --frames=20000 "
+                               "--width=64 --height=64 | head -c 10 >/dev/null; "
+                               "exit ${PIPESTATUS[0]}'");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("streampipe histogram: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("frames"), std::string::npos) << r.err;  // the summary
+}
+
+TEST(HistogramCliTest, GpuOnlyFlagsAreRefusedOnTheCpu) {
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --synthetic=section44 --frames=4 "
+                                      "--trace=/tmp/streampipe_cpu_trace.json");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--trace: the trace is of the GPU's batches; --device=cpu runs none"),
+            std::string::npos) << r.err;
+  r = RunCommand(kBin + " histogram --device=cpu --synthetic=section44 --frames=4 --verify");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--verify: checks the GPU's histograms against the CPU's"),
+            std::string::npos) << r.err;
+}
+
 TEST(HistogramCliTest, SyntheticOnTheCpuMatchesItsDefinition) {
   // section44 with 4 frames of 16x16: frames 2 and 3 are degenerate (one bin of 256).
   CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet --synthetic=section44 "
