@@ -1,4 +1,5 @@
-// streampipe config: validate a configuration file and print the effective configuration.
+// streampipe config: validate a configuration file and print it with every key (defaults and flag
+// overrides included).
 #include <iostream>
 
 #include "absl/strings/str_cat.h"

@@ -1,6 +1,7 @@
 // streampipe devices: list the CUDA devices (exit 69, EX_UNAVAILABLE, when there is none).
 #include <iostream>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli.hpp"
 #include "commands.hpp"
@@ -13,8 +14,8 @@ int RunDevices(const std::vector<std::string>& args) {
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   const int n = CudaDeviceCount();
   if (n == 0) {
-    std::cout << "no CUDA device: " << NoDeviceReason() << "\n";
-    return kExitUnavailable;
+    // An error like every command's: one line to stderr, `streampipe devices: ...` (docs/errors.md).
+    return Fail("devices", kExitUnavailable, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));
   }
   for (int d = 0; d < n; ++d) {
     absl::StatusOr<DeviceInfo> info = ReadDevice(d);

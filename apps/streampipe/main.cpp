@@ -22,7 +22,7 @@ const Command kCommands[] = {
     {"calibrate", streampipe::cli::RunCalibrate,
      "measure the GPU's copy parameters (LogGP) and write a device profile"},
     {"config", streampipe::cli::RunConfig,
-     "validate a configuration file and print the effective configuration"},
+     "validate a configuration file and print it with every key (defaults, flag overrides)"},
     {"devices", streampipe::cli::RunDevices, "list the CUDA devices"},
     {"histogram", streampipe::cli::RunHistogram,
      "stream video frames (Y4M, raw, synthetic) and write a 256-bin histogram per frame"},

@@ -185,6 +185,9 @@ TEST(HistogramCliTest, SyntheticOnTheCpuMatchesItsDefinition) {
 TEST(HistogramCliTest, NoGpuIsSaidPlainly) {
   CommandResult devices = RunCommand(kBin + " devices");
   if (devices.exit_code == 0) GTEST_SKIP() << "a GPU is present";
+  EXPECT_EQ(devices.exit_code, 69);
+  EXPECT_TRUE(devices.out.empty()) << devices.out;  // an error: stderr, as every command's
+  EXPECT_EQ(devices.err.rfind("streampipe devices: no CUDA device (", 0), 0u) << devices.err;
   CommandResult r = RunCommand(kBin + " histogram --synthetic=section44 --frames=4");
   EXPECT_EQ(r.exit_code, 69);
   EXPECT_NE(r.err.find("no CUDA device"), std::string::npos);
