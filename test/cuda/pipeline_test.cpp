@@ -11,6 +11,7 @@
 #include <memory>
 #include <deque>
 #include <thread>
+#include <set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -934,6 +935,34 @@ TEST_F(PipelineTest, BadOptionsAreClearErrors) {
   EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
   EXPECT_FALSE(IsStickyCudaError(huge.status()));
   EXPECT_TRUE(StreamPipeline::Create(AddScalarOptions(1000, 1, IssueOrder::kDepthFirst)).ok());
+}
+
+// streams.divisors_only through a pipeline: Create once refused it whatever the batches (the
+// candidates were checked with no items); now every n it runs in automatic mode divides the
+// batch's items, and the results are exact. 1'091'475 = 3^4 5^2 7^2 11 (4.4 MB each way).
+TEST_F(PipelineTest, DivisorsOnlyRunsOnlyDivisorsOfTheItems) {
+  constexpr std::int64_t kItems = 1'091'475;
+  PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst);
+  o.adaptive.candidates.divisors_only = true;
+  o.adaptive.candidates.powers_of_two = false;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  auto rng = TestRng();
+  std::set<int> ran;
+  for (int b = 0; b < 60; ++b) {
+    FillRandom(in.span(), rng);
+    AddScalarReference(in.span(), ref, 1);
+    Poison(out.data(), kItems * sizeof(float));
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems});
+    ASSERT_TRUE(st.ok()) << st.status();
+    ran.insert(st->streams);
+    ASSERT_EQ(std::memcmp(out.data(), ref.data(), kItems * sizeof(float)), 0) << "batch " << b;
+  }
+  for (int n : ran) EXPECT_EQ(kItems % n, 0) << n;
+  EXPECT_GT(*ran.rbegin(), 1);  // it streamed (or explored a neighbour of n = 1)
 }
 
 TEST_F(PipelineTest, BrokenLaunchersAreCaught) {
