@@ -3,7 +3,7 @@
 
     bench/sweep_breakdown.py SWEEP_CSV [--issue=streams|graph] [--held] [MODEL ...]
 
-Reads the CSV that `streampipe sweep --output=...` writes and prints, per subset of the points
+Reads the CSV that `streampipe sweep --output=...` writes (gzipped or not) and prints, per subset of the points
 (all; each grid; symmetric depth-first; n <= 32; n within [n*/2, 2 n*] of the best measured n
 of its configuration; issue bound or not, where the CSV has issue_ms; repeating within 5 % between the rounds
 before and after the adaptive run or not, where it has halves_ratio), the median and maximum of |predicted - measured| / measured for each
@@ -17,6 +17,7 @@ the CSV has.
 Only the Python standard library is used.
 """
 import csv
+import gzip
 import math
 import statistics
 import sys
@@ -63,10 +64,12 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 64
     try:
-        with open(argv[1], newline="") as f:
+        opener = gzip.open if argv[1].endswith(".gz") else open
+        with opener(argv[1], "rt", newline="") as f:
             rows = list(csv.DictReader(f))
-    except OSError as e:
-        print(f"sweep_breakdown: cannot read {argv[1]}: {e.strerror}", file=sys.stderr)
+    except (OSError, EOFError) as e:
+        print(f"sweep_breakdown: cannot read {argv[1]}: {getattr(e, 'strerror', None) or e}",
+              file=sys.stderr)
         return 66
     global MEASURED
     issue = None
