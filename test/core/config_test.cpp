@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <variant>
 
 #include <gtest/gtest.h>
 
@@ -11,18 +12,25 @@
 namespace streampipe {
 namespace {
 
-// A valid non-default value for each key, by type and range.
-TomlValue OtherValue(const TomlKey& k) {
+// A valid value for each key, by type and range, other than its default `d` (a parser that
+// ignored a key, or wrote one value always, would still round-trip the default).
+TomlValue OtherValue(const TomlKey& k, const TomlValue& d) {
   switch (k.type) {
-    case TomlType::kDouble:
-      return TomlValue(k.min + 0.37 * (std::min(k.max, k.min + 1.0) - k.min));
-    case TomlType::kInt:
-      return TomlValue(static_cast<std::int64_t>(k.min) + 1);
+    case TomlType::kDouble: {
+      const double v = k.min + 0.37 * (std::min(k.max, k.min + 1.0) - k.min);
+      return TomlValue(v != std::get<double>(d) ? v : k.min);
+    }
+    case TomlType::kInt: {
+      const auto lo = static_cast<std::int64_t>(k.min);
+      const std::int64_t v = lo + 1 != std::get<std::int64_t>(d) ? lo + 1 : lo;
+      return TomlValue(v);
+    }
     case TomlType::kBool:
-      return TomlValue(true);
+      return TomlValue(!std::get<bool>(d));
     case TomlType::kString:
-      return TomlValue(k.choices.empty() ? std::string("some/path \"quoted\".toml")
-                                         : k.choices.back());
+      if (k.choices.empty()) return TomlValue(std::string("some/path \"quoted\".toml"));
+      return TomlValue(k.choices.back() != std::get<std::string>(d) ? k.choices.back()
+                                                                     : k.choices.front());
   }
   return TomlValue(0.0);
 }
@@ -30,13 +38,15 @@ TomlValue OtherValue(const TomlKey& k) {
 TEST(ConfigTest, EveryKeyRoundTrips) {
   const auto& keys = PipelineConfigSchema().keys();
   EXPECT_GE(keys.size(), 30u);
+  const PipelineConfig defaults;
   PipelineConfig c;
-  for (const TomlKey& k : keys) k.set(&c, OtherValue(k));
-  // Keep the cross-key rules satisfied.
+  for (const TomlKey& k : keys) k.set(&c, OtherValue(k, k.get(&defaults)));
+  // Keep the cross-key rules satisfied (still off the defaults).
   c.max_streams = 64;
   c.adaptive.candidates.min_streams = 2;
-  c.adaptive.candidates.max_streams = 32;
+  c.adaptive.candidates.max_streams = 48;
   c.adaptive.detector.window = 40;
+  for (const TomlKey& k : keys) EXPECT_NE(k.get(&c), k.get(&defaults)) << k.path;
   const std::string text = PipelineConfigToml(c);
   absl::StatusOr<PipelineConfig> back = ParsePipelineConfig(text, "roundtrip.toml");
   ASSERT_TRUE(back.ok()) << back.status() << "\n" << text;

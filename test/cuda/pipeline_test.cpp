@@ -697,7 +697,15 @@ TEST_F(PipelineTest, TimelineHasEverySubChunkInOrder) {
       const TimelineSpan& h2d = tl.spans[3 * k];
       const TimelineSpan& ker = tl.spans[3 * k + 1];
       const TimelineSpan& d2h = tl.spans[3 * k + 2];
-      EXPECT_EQ(h2d.op, TimelineOp::kCopyIn);
+      // Each chunk's three ops, in order, on its stream (engine-per-stream: one stream per op).
+      const TimelineOp ops[] = {TimelineOp::kCopyIn, TimelineOp::kKernel, TimelineOp::kCopyOut};
+      for (int i = 0; i < 3; ++i) {
+        const TimelineSpan& span = tl.spans[static_cast<std::size_t>(3 * k + i)];
+        EXPECT_EQ(span.op, ops[i]) << "chunk " << k << " op " << i;
+        EXPECT_EQ(span.chunk, k) << "op " << i;
+        EXPECT_EQ(span.stream, order == IssueOrder::kEnginePerStream ? i : k) << "op " << i;
+        EXPECT_LE(span.start_ms, span.end_ms) << "chunk " << k << " op " << i;
+      }
       EXPECT_LE(h2d.start_ms, h2d.end_ms);
       EXPECT_LE(h2d.end_ms, ker.end_ms);  // a chunk's kernel ends after its copy-in
       EXPECT_LE(ker.end_ms, d2h.end_ms);
@@ -1000,7 +1008,7 @@ TEST_P(LauncherFailing, MidBatchLeavesPipelineUsable) {
   auto out_buf = *PinnedBuffer<float>::Create(kItems);
   std::span<float> in = in_buf.span();
   std::span<float> out = out_buf.span();
-  std::fill(in.begin(), in.end(), 1.0f);
+  auto rng = TestRng();
   int calls = 0;
   bool fail = false;
   PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8);
@@ -1013,6 +1021,7 @@ TEST_P(LauncherFailing, MidBatchLeavesPipelineUsable) {
   };
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok());
+  FillRandom(in, rng);
   ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
   fail = true;
   // As a graph, n = 4 is cached (the launcher is not called again): n = 5 is captured.
@@ -1021,6 +1030,7 @@ TEST_P(LauncherFailing, MidBatchLeavesPipelineUsable) {
   EXPECT_NE(st.status().message().find("sub-chunk 1"), std::string::npos) << st.status();
   fail = false;
   for (int n : {4, 5}) {
+    FillRandom(in, rng);  // random data: a sub-chunk misplaced after the failure would show
     Poison(out.data(), out.size() * sizeof(float));
     absl::StatusOr<BatchStats> ok = p->Run({in.data(), out.data(), kItems}, n);
     ASSERT_TRUE(ok.ok()) << ok.status();
