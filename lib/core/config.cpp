@@ -179,6 +179,12 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
     return absl::InvalidArgumentError(
         absl::StrCat(flag, ": unknown configuration key '", k, "' (streampipe config lists them)"));
   }
+  // One flag, one key: the value goes into a one-line TOML text below, where a line break would
+  // start other keys (or tables) of its own.
+  if (value.find_first_of("\r\n") != std::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", k, ": the value has a line break; a flag sets one key to a one-line value"));
+  }
   std::string v(value);
   if (spec->type == TomlType::kString && (v.empty() || v.front() != '"')) {
     std::string q = "\"";

@@ -96,6 +96,13 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
   }
   fit.residual_sum_squares = rss;
   fit.r_squared = tss > 0.0 ? 1.0 - rss / tss : (rss <= 1e-24 ? 1.0 : 0.0);
+  // Finite inputs whose squares overflow (values near 1e155 and beyond) leave inf or NaN here.
+  bool finite = std::isfinite(rss) && std::isfinite(fit.r_squared);
+  for (double c : x) finite = finite && std::isfinite(c);
+  if (!finite) {
+    return absl::InvalidArgumentError(
+        "least squares: the fit overflows double precision (values too large; scale them)");
+  }
   return fit;
 }
 
@@ -111,6 +118,13 @@ absl::StatusOr<RobustFit> FitLeastSquaresLeavingOut(
   if (scale.size() != m) {
     return absl::InvalidArgumentError(
         absl::StrCat("robust least squares: ", scale.size(), " scales for ", m, " rows"));
+  }
+  // The matrix's shape before any row is copied out of it (FitLeastSquares checks it too, but
+  // only of the rows kept).
+  if (cols < 1 || a.size() != m * static_cast<std::size_t>(cols)) {
+    return absl::InvalidArgumentError(absl::StrCat("robust least squares: ", a.size(),
+                                                   " matrix entries for ", m, " rows of ", cols,
+                                                   " columns"));
   }
   for (std::size_t i = 0; i < m; ++i) {
     if (!std::isfinite(scale[i]) || !(scale[i] > 0.0)) {

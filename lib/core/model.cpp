@@ -618,10 +618,34 @@ absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const W
   t.problem_size = w.problem_size;
   t.bytes_hd = w.bytes.h2d;
   t.bytes_dh = w.bytes.d2h;
+  if (absl::Status v = ValidateModelTerms(t); !v.ok()) return v;
   return t;
 }
 
+absl::Status ValidateModelTerms(const ModelTerms& t) {
+  // Finite traits and workload can still combine to inf or NaN (bytes of 1e300 at a G of 1e10
+  // ms/byte; a duplex rate 1e310 times a G of 1e-300): no model of them means anything.
+  const std::pair<const char*, double> terms[] = {
+      {"t_hd", t.t_hd},       {"t_e", t.t_e},         {"t_e_fixed", t.t_e_fixed},
+      {"t_dh", t.t_dh},       {"lat_hd", t.lat_hd},   {"lat_dh", t.lat_dh},
+      {"x_hd", t.x_hd},       {"x_dh", t.x_dh},       {"xdup_hd", t.xdup_hd},
+      {"xdup_dh", t.xdup_dh}, {"xeff_hd", t.xeff_hd}, {"xeff_dh", t.xeff_dh},
+      {"gap_hd", t.gap_hd},   {"gap_dh", t.gap_dh},   {"stream_overhead", t.stream_overhead},
+      {"idle_stream_overhead", t.idle_stream_overhead},
+      {"sub_chunk", t.sub_chunk}, {"problem_size", t.problem_size},
+      {"bytes_hd", t.bytes_hd}, {"bytes_dh", t.bytes_dh},
+  };
+  for (const auto& [what, v] : terms) {
+    if (!std::isfinite(v)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model term ", what, " is ", v, ": the traits and the workload give no finite model"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 Chunk ChunkOf(std::int64_t items, int n, int k) {
+  if (n < 1 || items < 0 || k < 0 || k >= n) return {0, 0};  // no such sub-chunk
   const std::int64_t base = items / n;
   const std::int64_t rem = items % n;
   return {k * base + std::min<std::int64_t>(k, rem), base + (k < rem ? 1 : 0)};

@@ -1,6 +1,8 @@
 #include "streampipe/core/occupancy.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -68,6 +70,27 @@ absl::StatusOr<SmLimits> SmLimits::ForComputeCapability(int major, int minor) {
 }
 
 absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLimits& l) {
+  // Limits a caller built by hand: every count and unit positive (a zero unit divides by zero
+  // below), the reserve non-negative, and small enough that the products below fit an int.
+  for (const auto& [name, v] : {std::pair{"max_blocks_per_sm", l.max_blocks_per_sm},
+                                {"max_warps_per_sm", l.max_warps_per_sm},
+                                {"threads_per_warp", l.threads_per_warp},
+                                {"max_regs_per_thread", l.max_regs_per_thread},
+                                {"regs_per_sm", l.regs_per_sm},
+                                {"smem_per_sm", l.smem_per_sm},
+                                {"reg_alloc_unit", l.reg_alloc_unit},
+                                {"warp_alloc_unit", l.warp_alloc_unit},
+                                {"smem_alloc_unit", l.smem_alloc_unit}}) {
+    if (v <= 0 || v > (1 << 24)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("SM limit ", name, " is ", v, "; it must be in [1, ", 1 << 24, "]"));
+    }
+  }
+  if (l.smem_reserved_per_block < 0 || l.smem_reserved_per_block > (1 << 24)) {
+    return absl::InvalidArgumentError(absl::StrCat("SM limit smem_reserved_per_block is ",
+                                                   l.smem_reserved_per_block,
+                                                   "; it must be in [0, ", 1 << 24, "]"));
+  }
   const int max_threads = l.max_warps_per_sm * l.threads_per_warp;
   if (k.threads_per_block <= 0 || k.threads_per_block > std::min(1024, max_threads)) {
     return absl::InvalidArgumentError(absl::StrCat("threads per block is ", k.threads_per_block,
@@ -78,6 +101,13 @@ absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLim
     return absl::InvalidArgumentError(absl::StrCat("registers per thread (", k.regs_per_thread,
                                                    ") and shared memory per block (",
                                                    k.smem_per_block, ") must be >= 0"));
+  }
+  // More than the SM allows (of either): no block fits (eq. 5, eq. 3), whatever the arithmetic
+  // of a count that large would do.
+  if (k.regs_per_thread > l.max_regs_per_thread || k.smem_per_block > l.smem_per_sm) {
+    Occupancy none;
+    none.warps_per_block = CeilDiv(k.threads_per_block, l.threads_per_warp);
+    return none;
   }
   Occupancy o;
   o.warps_per_block = CeilDiv(k.threads_per_block, l.threads_per_warp);  // eq. 4
@@ -133,6 +163,11 @@ absl::StatusOr<std::int64_t> RunningRounds(int threads_per_block, std::int64_t b
                                                    threads_per_block, " threads"));
   }
   // eq. 1
+  if (blocks > std::numeric_limits<std::int64_t>::max() / threads_per_block) {
+    return absl::InvalidArgumentError(absl::StrCat("running rounds: ", blocks, " blocks of ",
+                                                   threads_per_block,
+                                                   " threads overflow a 64-bit count"));
+  }
   const std::int64_t threads = static_cast<std::int64_t>(threads_per_block) * blocks;
   const std::int64_t per_round = static_cast<std::int64_t>(occupancy.threads_per_sm) * sm_count;
   return (threads + per_round - 1) / per_round;

@@ -56,6 +56,7 @@ absl::StatusOr<StreamChoice> ChooseNumStreams(const StreamModel& model, const Mo
                                               const CandidateOptions& options) {
   absl::StatusOr<std::vector<int>> candidates = CandidateStreams(options);
   if (!candidates.ok()) return candidates.status();
+  if (absl::Status t = ValidateModelTerms(terms); !t.ok()) return t;
   const LinearizedModel linear(model, terms);
   const BestCandidate best = ChooseBest(linear, *candidates);
   StreamChoice choice;

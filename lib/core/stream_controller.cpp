@@ -36,6 +36,7 @@ std::vector<double> Recent(const std::vector<double>& v, std::size_t k) {
 }  // namespace
 
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches) {
+  if (batches.empty()) return {};  // no batch: no measurement (items 0)
   if (batches.size() == 1) return batches.front();
   // Per-item medians of each part, at the item count of the last batch (the newest size).
   BatchObservation out = batches.back();
@@ -201,7 +202,17 @@ StreamController::StreamController(std::unique_ptr<StreamModel> model, DeviceTra
       options_(options),
       detector_(options.detector),
       c_(traits_.stream_overhead_ms),
-      s_(traits_.sub_chunk_cost_ms) {}
+      s_(traits_.sub_chunk_cost_ms) {
+  // Bad traits left every derivation at n = 1 with no error, and measure_batches = 0 read an
+  // empty measurement; both are reported by Observe.
+  if (model_ == nullptr) {
+    init_ = absl::InvalidArgumentError("StreamController: no model");
+  } else if (absl::Status t = ValidateTraits(traits_); !t.ok()) {
+    init_ = absl::InvalidArgumentError(absl::StrCat("StreamController traits: ", t.message()));
+  } else if (absl::Status o = ValidateAdaptiveOptions(options_); !o.ok()) {
+    init_ = absl::InvalidArgumentError(absl::StrCat("StreamController options: ", o.message()));
+  }
+}
 
 double StreamController::Median(std::vector<double> v) {
   return v.empty() ? 0.0 : streampipe::Median(std::move(v));
@@ -920,6 +931,7 @@ void StreamController::Refit() {
 }
 
 absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObservation& obs) {
+  if (!init_.ok()) return init_;
   // Samples, level, c, s or n* may change below, and an event may build the calibration on
   // the way (its predicted time): it is rebuilt at the next prediction after this call.
   const CalibrationReset reset(calibration_);

@@ -316,6 +316,17 @@ absl::Status StreamPipeline::Impl::Init() {
     return absl::InvalidArgumentError(
         absl::StrCat("max_items_per_batch is ", opt_.max_items_per_batch, "; it must be >= 1"));
   }
+  // A batch's bytes must fit the byte counts below (a product that wraps would allocate a few
+  // bytes and report the batch's size): 2^50 bytes, far beyond any device, each way.
+  constexpr std::int64_t kMaxBatchBytes = std::int64_t{1} << 50;
+  for (const auto& [what, per_item] : {std::pair{"in_bytes_per_item", opt_.in_bytes_per_item},
+                                       {"out_bytes_per_item", opt_.out_bytes_per_item}}) {
+    if (per_item > 0 && opt_.max_items_per_batch > kMaxBatchBytes / per_item) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "max_items_per_batch (", opt_.max_items_per_batch, ") x ", what, " (", per_item,
+          ") is more than 2^50 bytes"));
+    }
+  }
   if (opt_.max_streams < 1 || opt_.max_streams > kMaxStreams) {
     return absl::InvalidArgumentError(absl::StrCat("max_streams is ", opt_.max_streams,
                                                    "; it must be in [1, ", kMaxStreams, "]"));
@@ -348,6 +359,11 @@ absl::Status StreamPipeline::Impl::Init() {
     c.inline_copies = false;  // six ladders, a second or more; a profile carries them
     STREAMPIPE_ASSIGN_OR_RETURN(Calibration cal, Calibrate(c));
     traits = cal.profile.traits;
+  }
+  // Traits the caller gave (or a profile's): checked here, where a bad one would otherwise
+  // leave every derivation at n = 1 with no error.
+  if (absl::Status t = ValidateTraits(traits); !t.ok()) {
+    return AnnotateStatus(t, opt_.traits ? "PipelineOptions::traits" : "the device profile");
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));

@@ -270,6 +270,15 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
   s = ApplyConfigOverride(&c, "detector.thresold", "0.1");
   EXPECT_NE(s.message().find("unknown configuration key 'detector.thresold'"), std::string::npos);
   EXPECT_EQ(c.adaptive.detector.threshold, 0.3);  // a failed override changes nothing
+  // A value with a line break set other keys through the one-line TOML it is pasted into.
+  for (const char* v : {"1\nmax_streams = 7\n[detector]\nwindow = 5", "\"x\"\r\nmodel = \"auto\""}) {
+    s = ApplyConfigOverride(&c, "pipeline.device", v);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << v;
+    EXPECT_NE(s.message().find("--pipeline.device: the value has a line break"),
+              std::string::npos) << s.message();
+  }
+  EXPECT_EQ(c.max_streams, PipelineConfig{}.max_streams);
+  EXPECT_EQ(c.adaptive.detector.window, PipelineConfig{}.adaptive.detector.window);
   // The order of flags does not matter: rules between keys are checked after all of them.
   ASSERT_TRUE(ApplyConfigOverride(&c, "streams.min", "16").ok());
   ASSERT_TRUE(ApplyConfigOverride(&c, "streams.max", "16").ok());

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
+
 namespace streampipe {
 namespace {
 
@@ -141,6 +143,28 @@ TEST(LeastSquaresTest, RobustFitRejectsBadScales) {
   f = FitLeastSquaresLeavingOut(l.a, 2, l.y, zero, 0.05, 1, 2);
   ASSERT_FALSE(f.ok());
   EXPECT_NE(f.status().message().find("row 1"), std::string::npos) << f.status();
+  // A matrix of another shape than the rows say: refused before a row is read (it was read past
+  // its end when shorter, and accepted when longer).
+  const std::vector<double> ones(4, 1.0);
+  for (std::size_t entries : {4u, 9u}) {
+    const std::vector<double> a(l.a.begin(), l.a.begin() + std::min<std::size_t>(entries, 8));
+    std::vector<double> shaped = a;
+    shaped.resize(entries, 1.0);
+    f = FitLeastSquaresLeavingOut(shaped, 2, l.y, ones, 0.05, 1, 2);
+    ASSERT_FALSE(f.ok()) << entries;
+    EXPECT_NE(f.status().message().find(absl::StrCat(entries, " matrix entries for 4 rows of 2")),
+              std::string::npos)
+        << f.status();
+  }
+}
+
+TEST(LeastSquaresTest, AFitThatOverflowsIsAnError) {
+  // Finite values whose squares overflow: an error, not OK with NaN coefficients.
+  const std::vector<double> a = {1e200, 2e200, 3e200};
+  const std::vector<double> y = {1e200, 2e200, 3.5e200};
+  absl::StatusOr<LinearFit> f = FitLeastSquares(a, 1, y);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("overflows"), std::string::npos) << f.status();
 }
 
 }  // namespace

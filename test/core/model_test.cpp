@@ -457,6 +457,32 @@ TEST(ModelTest, ChunkOfSplitsEvenlyAndContiguously) {
     }
     EXPECT_EQ(next, items);
   }
+  // No such sub-chunk: empty, not a division by zero.
+  for (const auto& [n, k] : {std::pair{0, 0}, {-2, 0}, {4, 4}, {4, -1}}) {
+    const Chunk c = ChunkOf(100, n, k);
+    EXPECT_EQ(c.first, 0) << n << " " << k;
+    EXPECT_EQ(c.count, 0) << n << " " << k;
+  }
+}
+
+// Finite traits and workload that combine to no finite model are an error, not OK with NaN or
+// inf terms (and a choice of n = 1 predicted at NaN).
+TEST(ModelTest, TermsThatAreNotFiniteAreAnError) {
+  DeviceTraits t = DeviceTraits::H100Anchors();
+  Workload w;
+  w.bytes = {.h2d = 1e300, .d2h = 1e300};  // no times: G x bytes = inf
+  t.h2d.ms_per_byte = 1e10;
+  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
+  ASSERT_FALSE(terms.ok());
+  EXPECT_NE(terms.status().message().find("is inf"), std::string::npos) << terms.status();
+  // Terms made by hand: ChooseNumStreams checks them.
+  ModelTerms bad = Terms(DeviceTraits::H100Anchors(), AnchorsIters1());
+  bad.t_hd = std::numeric_limits<double>::quiet_NaN();
+  absl::StatusOr<StreamChoice> c =
+      ChooseNumStreams(*MakeModel(ModelKind::kCurrent), bad, {.max_streams = 16});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("model term t_hd is nan"), std::string::npos)
+      << c.status();
 }
 
 // The sub-chunks whose copy in is at most the inline limit, split as the pipeline splits

@@ -91,6 +91,34 @@ TEST(OccupancyTest, BadArgumentsAreErrors) {
   EXPECT_FALSE(ComputeOccupancy({.threads_per_block = 2048}, Cc30()).ok());
   EXPECT_FALSE(ComputeOccupancy({.threads_per_block = 64, .regs_per_thread = -1}, Cc30()).ok());
   EXPECT_EQ(SmLimits::ForComputeCapability(4, 2).status().code(), absl::StatusCode::kNotFound);
+  // Counts too large for the arithmetic: no block fits, not a division by zero (2^25 registers
+  // per thread overflowed the registers of a warp to 0, then SIGFPE).
+  absl::StatusOr<SmLimits> h100 = SmLimits::ForComputeCapability(9, 0);
+  ASSERT_TRUE(h100.ok());
+  absl::StatusOr<Occupancy> huge =
+      ComputeOccupancy({.threads_per_block = 256, .regs_per_thread = 1 << 25}, *h100);
+  ASSERT_TRUE(huge.ok()) << huge.status();
+  EXPECT_EQ(huge->blocks_per_sm, 0);
+  huge = ComputeOccupancy({.threads_per_block = 256, .smem_per_block = 1 << 30}, *h100);
+  ASSERT_TRUE(huge.ok()) << huge.status();
+  EXPECT_EQ(huge->blocks_per_sm, 0);
+  // Limits built by hand with a zero unit: an error naming it.
+  SmLimits zero_unit = *h100;
+  zero_unit.smem_alloc_unit = 0;
+  absl::StatusOr<Occupancy> z =
+      ComputeOccupancy({.threads_per_block = 256, .smem_per_block = 1024}, zero_unit);
+  ASSERT_FALSE(z.ok());
+  EXPECT_NE(z.status().message().find("smem_alloc_unit is 0"), std::string::npos) << z.status();
+  zero_unit = *h100;
+  zero_unit.reg_alloc_unit = 0;
+  EXPECT_FALSE(ComputeOccupancy({.threads_per_block = 256, .regs_per_thread = 32}, zero_unit).ok());
+  // Rounds of more threads than 64 bits count: an error, not 0 rounds.
+  absl::StatusOr<Occupancy> one =
+      ComputeOccupancy({.threads_per_block = 256, .regs_per_thread = 32}, *h100);
+  ASSERT_TRUE(one.ok());
+  absl::StatusOr<std::int64_t> rounds = RunningRounds(256, std::int64_t{1} << 60, *one, 132);
+  ASSERT_FALSE(rounds.ok());
+  EXPECT_NE(rounds.status().message().find("overflow"), std::string::npos) << rounds.status();
 }
 
 TEST(OccupancyTest, HopperAddScalarKernelFillsWithOneRoundOf1056Blocks) {

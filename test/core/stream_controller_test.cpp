@@ -1739,6 +1739,33 @@ TEST(StreamControllerTest, AVisitTooShortForItsSamplesIsRefusedOneBatchAtATime) 
   EXPECT_TRUE(ValidateExplorationRun(e, 1).ok());
 }
 
+// Traits or options the constructor finds bad: every Observe says so (bad traits left every
+// derivation at n = 1 with OK; measure_batches = 0 read an empty measurement and crashed).
+TEST(StreamControllerTest, BadTraitsOrOptionsAreReportedByObserve) {
+  DeviceTraits t = Believed();
+  t.h2d.latency_ms = -1.0;
+  StreamController bad_traits(MakeModel(ModelKind::kCurrent), t, Options());
+  SimulatedCard card(5);
+  BatchPlan p = bad_traits.Plan(kItems);
+  absl::Status s = bad_traits.Observe(p, card.Run(p, kTransferBound, kItems));
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("StreamController traits: h2d latency_ms"), std::string::npos)
+      << s.message();
+  AdaptiveOptions o = Options();
+  o.measure_batches = 0;
+  StreamController bad_options(MakeModel(ModelKind::kCurrent), Believed(), o);
+  for (int i = 0; i < 4; ++i) {
+    p = bad_options.Plan(kItems);
+    s = bad_options.Observe(p, card.Run(p, kTransferBound, kItems));
+    EXPECT_NE(s.message().find("StreamController options: measure_batches is 0"),
+              std::string::npos) << s.message();
+  }
+  StreamController no_model(nullptr, Believed(), Options());
+  p = no_model.Plan(kItems);
+  EXPECT_FALSE(no_model.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  EXPECT_EQ(MedianMeasurement({}).items, 0);  // no batch, no measurement (it crashed)
+}
+
 TEST(StreamControllerTest, EventJsonHasEveryField) {
   // Every field, each a value of its own, and a reason that needs escaping: one line, exactly.
   RederivationEvent e;

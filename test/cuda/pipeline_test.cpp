@@ -936,6 +936,24 @@ TEST_F(PipelineTest, BadOptionsAreClearErrors) {
             std::string::npos);
   o.adaptive.exploration.run = 3;
   EXPECT_TRUE(StreamPipeline::Create(o).ok());
+  // A batch whose bytes wrap a 64-bit count: an error naming the product (it allocated a few
+  // bytes and reported success).
+  o = AddScalarOptions(std::int64_t{1} << 62, 1, IssueOrder::kDepthFirst);
+  absl::StatusOr<StreamPipeline> wraps = StreamPipeline::Create(o);
+  ASSERT_FALSE(wraps.ok());
+  EXPECT_NE(wraps.status().message().find("x in_bytes_per_item (4) is more than 2^50 bytes"),
+            std::string::npos) << wraps.status();
+  // Traits the caller gives are checked (bad ones left every derivation at n = 1, silently).
+  o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
+  DeviceTraits bad = *o.traits;
+  bad.h2d.latency_ms = -1.0;
+  o.traits = bad;
+  absl::StatusOr<StreamPipeline> bad_traits = StreamPipeline::Create(o);
+  ASSERT_FALSE(bad_traits.ok());
+  EXPECT_NE(bad_traits.status().message().find("PipelineOptions::traits"), std::string::npos)
+      << bad_traits.status();
+  EXPECT_NE(bad_traits.status().message().find("h2d latency_ms"), std::string::npos)
+      << bad_traits.status();
   // Out of device memory at creation: a clean, non-sticky Status; a smaller one works after.
   o = AddScalarOptions(std::int64_t{1} << 46, 1, IssueOrder::kDepthFirst);
   absl::StatusOr<StreamPipeline> huge = StreamPipeline::Create(o);

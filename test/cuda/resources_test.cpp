@@ -69,6 +69,18 @@ TEST_F(ResourcesTest, EventsTimeAndWait) {
   EXPECT_EQ(LiveResources(), before);
 }
 
+TEST_F(ResourcesTest, ABufferWhoseSizeWrapsIsAnError) {
+  // count * sizeof(T) past 2^64: refused before any allocation (it allocated 0 bytes for a
+  // buffer that said 2^62 elements).
+  const ResourceCounts before = LiveResources();
+  absl::StatusOr<PinnedBuffer<float>> p = PinnedBuffer<float>::Create(std::size_t{1} << 62);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(p.status().message().find("overflows its size"), std::string::npos) << p.status();
+  EXPECT_FALSE(DeviceBuffer<double>::Create(std::size_t{1} << 62).ok());
+  EXPECT_EQ(LiveResources(), before);
+}
+
 TEST_F(ResourcesTest, BuffersCountBytesAndMove) {
   const ResourceCounts before = LiveResources();
   {

@@ -52,6 +52,8 @@ TEST(CheckReadRequestTest, NamesTheSourceAndTheSizes) {
   EXPECT_EQ(small.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Msg(small), "cam.raw: Read of 3 frames of 10 bytes into a buffer of 29 bytes");
   EXPECT_EQ(CheckReadRequest("s", 10, 30, -1).code(), absl::StatusCode::kInvalidArgument);
+  // Frames of no bytes: an error (it divided by zero).
+  EXPECT_EQ(Msg(CheckReadRequest("s", 0, 30, 3)), "s: Read of 3 frames of 0 bytes into a buffer of 30 bytes");
 }
 
 // Every source rejects a bad request with that message and stays usable.

@@ -132,6 +132,9 @@ absl::StatusOr<std::unique_ptr<StreamModel>> MakeModel(std::string_view name,
 // Checks that traits and workload are finite and non-negative and that the transfer work is
 // known (times, or bytes with G). InvalidArgument names the field and the value.
 absl::Status ValidateTraits(const DeviceTraits& traits);
+// InvalidArgument naming the first term that is not finite (ComputeModelTerms checks its result
+// with it; ChooseNumStreams the terms it is given).
+absl::Status ValidateModelTerms(const ModelTerms& terms);
 absl::Status ValidateWorkload(const Workload& workload);
 
 // The part of the kernel's time every sub-chunk's kernel pays whatever its size, from its time
@@ -143,7 +146,8 @@ double KernelFixedMs(const ComponentTimes& times);
 absl::StatusOr<ModelTerms> ComputeModelTerms(const DeviceTraits& traits, const Workload& workload);
 
 // Sub-chunk k (0 <= k < n) of the pipeline's even split of `items` into n: the first
-// items % n sub-chunks get one item more.
+// items % n sub-chunks get one item more. Outside that (n < 1, k out of range, items < 0):
+// {0, 0}.
 struct Chunk {
   std::int64_t first = 0;
   std::int64_t count = 0;

@@ -150,7 +150,7 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
 absl::Status ValidateExplorationRun(const ExplorationOptions& exploration, int max_in_flight);
 
 // The measurement that several non-streamed batches make together: the median of each part
-// per item, scaled to the last batch's item count (items > 0 in each; not empty).
+// per item, scaled to the last batch's item count (items > 0 in each; none: an empty observation).
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches);
 
 // Whether the non-streamed measurement `now` shows the workload that `before` showed, up to one
@@ -210,6 +210,8 @@ struct MeasuredN {
 
 class StreamController {
  public:
+  // Traits and options are checked here (ValidateTraits, ValidateAdaptiveOptions); where either
+  // is bad, or the model is null, every Observe returns that error (a constructor cannot).
   StreamController(std::unique_ptr<StreamModel> model, DeviceTraits traits,
                    AdaptiveOptions options);
 
@@ -226,7 +228,8 @@ class StreamController {
   void Abandon(const BatchPlan& plan);
 
   // Reports how the planned batch went. InvalidArgument for non-finite or negative timings,
-  // a zero time for a timed batch, or items <= 0 (the observation is ignored).
+  // a zero time for a timed batch, or items <= 0 (the observation is ignored), and for traits or
+  // options the constructor found bad.
   absl::Status Observe(const BatchPlan& plan, const BatchObservation& obs);
 
   // Forces a non-streamed re-measurement at the next Plan() (reason in the event).
@@ -391,6 +394,7 @@ class StreamController {
   // derivation re-derives from the model, whatever the measurement's shape.
   bool mode_changed_ = false;
   double pending_old_pred_ = 0.0;
+  absl::Status init_;  // the traits and options checked at construction (Observe returns it)
   std::int64_t observations_ = 0;
   std::int64_t explorations_ = 0;
   std::vector<RederivationEvent> events_;

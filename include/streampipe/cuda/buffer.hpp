@@ -10,10 +10,12 @@
 #define STREAMPIPE_CUDA_BUFFER_HPP_
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <utility>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 
 namespace streampipe {
 namespace detail {
@@ -59,6 +61,11 @@ template <typename T, MemoryKind Kind>
 class TypedBuffer {
  public:
   static absl::StatusOr<TypedBuffer> Create(std::size_t count) {
+    if (count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
+      // count * sizeof(T) would wrap: a few bytes allocated for a buffer that says `count`.
+      return absl::InvalidArgumentError(absl::StrCat("a buffer of ", count, " elements of ",
+                                                     sizeof(T), " bytes overflows its size"));
+    }
     absl::StatusOr<RawBuffer> raw = RawBuffer::Allocate(Kind, count * sizeof(T));
     if (!raw.ok()) return raw.status();
     return TypedBuffer(std::move(*raw), count);
