@@ -25,7 +25,7 @@ void JsonWriter::BeginObject() {
 
 void JsonWriter::EndObject() {
   out_->push_back('}');
-  first_.pop_back();
+  if (!first_.empty()) first_.pop_back();  // (an End with nothing open: the caller's error)
 }
 
 void JsonWriter::BeginArray() {
@@ -36,7 +36,7 @@ void JsonWriter::BeginArray() {
 
 void JsonWriter::EndArray() {
   out_->push_back(']');
-  first_.pop_back();
+  if (!first_.empty()) first_.pop_back();
 }
 
 void JsonWriter::Key(std::string_view key) {

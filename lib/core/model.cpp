@@ -357,6 +357,12 @@ LinearizedModel::LinearizedModel(const StreamModel& model, const ModelTerms& ter
 LinearizedModel::LinearizedModel(const PathSet& paths) : set_(paths) {
   for (int i = 0; i < set_.count; ++i) {
     const CriticalPath& p = set_.paths[i];
+    const Affine* parts[] = {&p.h2d, &p.kernel, &p.d2h, &p.overhead};
+    bool alike = true;
+    for (const Affine* a : parts) {
+      for (const Affine* b : parts) alike = alike && a->SaturatesLike(*b);
+    }
+    split_[i] = !alike;
     totals_[i] = Sum(Sum(p.h2d, p.kernel), Sum(p.d2h, p.overhead));
     has_log_ = has_log_ || p.h2d.c_log != 0.0 || p.kernel.c_log != 0.0 || p.d2h.c_log != 0.0 ||
                p.overhead.c_log != 0.0;
@@ -368,9 +374,9 @@ Prediction LinearizedModel::Predict(int n) const {
   const double inv = 1.0 / dn;
   const double lg = has_log_ ? std::log2(dn) : 0.0;
   int best = 0;
-  double best_ms = totals_[0].At(dn, inv, lg);
+  double best_ms = PathAt(0, dn, inv, lg);
   for (int i = 1; i < set_.count; ++i) {
-    const double ms = totals_[i].At(dn, inv, lg);
+    const double ms = PathAt(i, dn, inv, lg);
     if (ms > best_ms) {
       best = i;
       best_ms = ms;
@@ -560,7 +566,9 @@ absl::Status ValidateWorkload(const Workload& w) {
 }
 
 double KernelFixedMs(const ComponentTimes& times) {
-  if (!(times.kernel_half_ms > 0.0)) return 0.0;
+  // (No half, or no kernel time to take a part of: none. A negative kernel time made the
+  // clamp's bounds cross.)
+  if (!(times.kernel_half_ms > 0.0) || !(times.kernel_ms > 0.0)) return 0.0;
   return std::clamp(2.0 * times.kernel_half_ms - times.kernel_ms, 0.0, times.kernel_ms);
 }
 

@@ -28,8 +28,18 @@ absl::StatusOr<double> EstimateMsPerByte(std::span<const double> bytes,
     sum_t += times_ms[i];
     sum_k += bytes[i];
   }
+  if (!std::isfinite(latency_ms) || latency_ms < 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("G estimate: latency ", latency_ms, " ms is not a finite number >= 0"));
+  }
   // Section V-A: G = (t_k1 + ... + t_kn - n(L+o)) / (k1 + ... + kn).
-  return (sum_t - static_cast<double>(bytes.size()) * latency_ms) / sum_k;
+  const double g = (sum_t - static_cast<double>(bytes.size()) * latency_ms) / sum_k;
+  if (!std::isfinite(g) || g < 0.0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "G estimate: the copies took ", sum_t, " ms in all, less than ", bytes.size(),
+        " latencies of ", latency_ms, " ms: no G >= 0 fits"));
+  }
+  return g;
 }
 
 absl::StatusOr<StreamBounds> WerkhovenStreamBounds(ModelKind kind, const ModelTerms& terms) {

@@ -204,6 +204,11 @@ absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits&
 }
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
+  if (o.repetitions < 1 || o.repetitions > 100000) {
+    // No repetition: medians of nothing (NaN) in every parameter.
+    return absl::InvalidArgumentError(
+        absl::StrCat("calibration repetitions is ", o.repetitions, "; it must be in [1, 100000]"));
+  }
   Calibration cal;
   STREAMPIPE_ASSIGN_OR_RETURN(cal.device, ReadDevice(o.device));
   STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(o.device));

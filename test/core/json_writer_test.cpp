@@ -28,6 +28,20 @@ TEST(JsonWriterTest, NestedContainersAndSeparators) {
   EXPECT_EQ(out, R"({"a":1,"list":[0.5,{"x":true},null],"s":"q\"\\\n\u0001\u007f"})");
 }
 
+TEST(JsonWriterTest, AnEndWithNothingOpenDoesNotCorruptTheWriter) {
+  // The caller's error (an End too many): the bracket is written as asked, and the writer's
+  // state is not popped below empty (undefined before).
+  std::string out;
+  JsonWriter j(&out);
+  j.EndObject();
+  j.EndArray();
+  j.BeginObject();
+  j.Key("a");
+  j.Int(1);
+  j.EndObject();
+  EXPECT_EQ(out, "}]{\"a\":1}");
+}
+
 TEST(JsonWriterTest, NonFiniteBecomesNullAndDoublesRoundTrip) {
   std::string out;
   JsonWriter j(&out);

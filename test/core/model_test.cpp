@@ -465,6 +465,24 @@ TEST(ModelTest, ChunkOfSplitsEvenlyAndContiguously) {
   }
 }
 
+// A hand-built path whose parts saturate at two rates: its total is still the sum of its parts
+// (summed into one Affine it took one rate for both, and a debug build aborted on an assert in
+// the header).
+TEST(ModelTest, APathWhosePartsSaturateAtTwoRatesSumsPartByPart) {
+  PathSet set;
+  set.count = 1;
+  set.paths[0].h2d = {.c0 = 0.1, .c_sat = 0.5, .sat_rate = 1.0};
+  set.paths[0].overhead = {.c_sat = 0.5, .sat_rate = 0.1};
+  EXPECT_FALSE(set.paths[0].h2d.SaturatesLike(set.paths[0].overhead));
+  const LinearizedModel lin(set);
+  for (int n : {1, 2, 3, 8, 64}) {
+    const double dn = n;
+    const double want = 0.1 + 0.5 * (dn - 1.0) / (1.0 + dn) + 0.5 * (dn - 1.0) / (1.0 + 0.1 * dn);
+    EXPECT_NEAR(lin.TotalMs(dn), want, 1e-12) << n;
+    EXPECT_NEAR(lin.Predict(n).total_ms, want, 1e-12) << n;
+  }
+}
+
 // Finite traits and workload that combine to no finite model are an error, not OK with NaN or
 // inf terms (and a choice of n = 1 predicted at NaN).
 TEST(ModelTest, TermsThatAreNotFiniteAreAnError) {

@@ -4,6 +4,7 @@
 #include "streampipe/core/werkhoven.hpp"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -48,6 +49,13 @@ TEST(WerkhovenTest, EstimateGRecoversTheParameter) {
   EXPECT_NEAR(*g / hd.ms_per_byte, 1.0, 1e-12);
   EXPECT_FALSE(EstimateMsPerByte(k, std::vector<double>{1.0}, 0.0).ok());
   EXPECT_FALSE(EstimateMsPerByte(std::vector<double>{0.0}, std::vector<double>{1.0}, 0.0).ok());
+  // A latency that is not a number, or more than the copies took: an error, not G = NaN or < 0.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(EstimateMsPerByte(k, t, nan).ok());
+  absl::StatusOr<double> negative = EstimateMsPerByte(k, t, 1000.0);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.status().message().find("no G >= 0 fits"), std::string::npos)
+      << negative.status();
 }
 
 TEST(WerkhovenTest, TwoEngineMaxStreamsTableI) {

@@ -132,6 +132,18 @@ INSTANTIATE_TEST_SUITE_P(
 // The quick calibration on this card: the add-scalar sweep at n = 1..64 (medians of three
 // rounds) fitted within 10 % at every n kept (up to two left out as bursts), and parameters a
 // card can have.
+TEST_F(PipelineTest, CalibrationRefusesNoRepetitions) {
+  // Medians of no repetition were NaN in every parameter of the profile.
+  CalibrationOptions o;
+  o.quick = true;
+  o.repetitions = 0;
+  absl::StatusOr<Calibration> c = Calibrate(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(c.status().message().find("calibration repetitions is 0"), std::string::npos)
+      << c.status();
+}
+
 TEST_F(PipelineTest, CalibrationFitsTheAddScalarSweepOnThisCard) {
   CalibrationOptions o;
   o.quick = true;

@@ -96,16 +96,28 @@ class LinearizedModel {
   double TotalMs(double n) const {
     const double inv = 1.0 / n;
     const double lg = has_log_ ? std::log2(n) : 0.0;
-    double best = totals_[0].At(n, inv, lg);
-    for (int i = 1; i < set_.count; ++i) best = std::max(best, totals_[i].At(n, inv, lg));
+    double best = PathAt(0, n, inv, lg);
+    for (int i = 1; i < set_.count; ++i) best = std::max(best, PathAt(i, n, inv, lg));
     return best;
   }
   // The prediction with the breakdown of the longest path; ties go to the earlier path.
   Prediction Predict(int n) const;
 
  private:
+  // Path i's total at n: its parts summed once (one Affine) where they saturate alike, which
+  // every model here does; else (a hand-built path whose parts saturate at two rates) part by
+  // part.
+  double PathAt(int i, double n, double inv, double lg) const {
+    const auto u = static_cast<std::size_t>(i);
+    if (!split_[u]) return totals_[u].At(n, inv, lg);
+    const CriticalPath& p = set_.paths[u];
+    return p.h2d.At(n, inv, lg) + p.kernel.At(n, inv, lg) + p.d2h.At(n, inv, lg) +
+           p.overhead.At(n, inv, lg);
+  }
+
   PathSet set_;
   std::array<Affine, kMaxPaths> totals_{};
+  std::array<bool, kMaxPaths> split_{};
   bool has_log_ = false;  // only Veneva's eq. 7 needs log2(n)
 };
 

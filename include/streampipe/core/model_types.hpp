@@ -10,7 +10,6 @@
 #ifndef STREAMPIPE_CORE_MODEL_TYPES_HPP_
 #define STREAMPIPE_CORE_MODEL_TYPES_HPP_
 
-#include <cassert>
 #include <cstdint>
 #include <string>
 
@@ -158,13 +157,18 @@ struct Affine {
     const double sat = c_sat != 0.0 ? c_sat * (n - 1.0) / (1.0 + sat_rate * n) : 0.0;
     return c0 + c_inv * inv_n + c_lin * (n - 1.0) + c_log * log2_n + sat;
   }
+  // Whether the sum of the two is one Affine: at most one saturation rate between them.
+  bool SaturatesLike(const Affine& o) const {
+    return c_sat == 0.0 || o.c_sat == 0.0 || sat_rate == o.sat_rate;
+  }
+  // Requires SaturatesLike(o) (else the sum keeps o's rate for both saturating terms, which is
+  // not their sum: LinearizedModel evaluates such a path part by part instead of summing).
   Affine& operator+=(const Affine& o) {
     c0 += o.c0;
     c_inv += o.c_inv;
     c_lin += o.c_lin;
     c_log += o.c_log;
     if (o.c_sat != 0.0) {
-      assert(c_sat == 0.0 || sat_rate == o.sat_rate);
       sat_rate = o.sat_rate;
       c_sat += o.c_sat;
     }
