@@ -363,6 +363,7 @@ LinearizedModel::LinearizedModel(const PathSet& paths) : set_(paths) {
       for (const Affine* b : parts) alike = alike && a->SaturatesLike(*b);
     }
     split_[i] = !alike;
+    any_split_ = any_split_ || !alike;
     totals_[i] = Sum(Sum(p.h2d, p.kernel), Sum(p.d2h, p.overhead));
     has_log_ = has_log_ || p.h2d.c_log != 0.0 || p.kernel.c_log != 0.0 || p.d2h.c_log != 0.0 ||
                p.overhead.c_log != 0.0;

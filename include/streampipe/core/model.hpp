@@ -96,8 +96,13 @@ class LinearizedModel {
   double TotalMs(double n) const {
     const double inv = 1.0 / n;
     const double lg = has_log_ ? std::log2(n) : 0.0;
-    double best = PathAt(0, n, inv, lg);
-    for (int i = 1; i < set_.count; ++i) best = std::max(best, PathAt(i, n, inv, lg));
+    if (any_split_) {
+      double best = PathAt(0, n, inv, lg);
+      for (int i = 1; i < set_.count; ++i) best = std::max(best, PathAt(i, n, inv, lg));
+      return best;
+    }
+    double best = totals_[0].At(n, inv, lg);
+    for (int i = 1; i < set_.count; ++i) best = std::max(best, totals_[i].At(n, inv, lg));
     return best;
   }
   // The prediction with the breakdown of the longest path; ties go to the earlier path.
@@ -118,6 +123,7 @@ class LinearizedModel {
   PathSet set_;
   std::array<Affine, kMaxPaths> totals_{};
   std::array<bool, kMaxPaths> split_{};
+  bool any_split_ = false;  // (the optimizer's loop skips the per-path test where none is)
   bool has_log_ = false;  // only Veneva's eq. 7 needs log2(n)
 };
 
