@@ -363,7 +363,9 @@ absl::Status StreamPipeline::Impl::Init() {
   // Traits the caller gave (or a profile's): checked here, where a bad one would otherwise
   // leave every derivation at n = 1 with no error.
   if (absl::Status t = ValidateTraits(traits); !t.ok()) {
-    return AnnotateStatus(t, opt_.traits ? "PipelineOptions::traits" : "the device profile");
+    return AnnotateStatus(t, opt_.traits                   ? "PipelineOptions::traits"
+                             : !opt_.profile_path.empty() ? "the device profile"
+                                                          : "the quick calibration");
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));
