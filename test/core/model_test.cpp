@@ -465,6 +465,18 @@ TEST(ModelTest, ChunkOfSplitsEvenlyAndContiguously) {
   }
 }
 
+// The kernel's fixed part, 2 t_half - t_E within [0, t_E]; none without a half or without a
+// kernel time (a negative one crossed the clamp's bounds, undefined, and gave -1).
+TEST(ModelTest, KernelFixedPartIsWithinTheKernelsTime) {
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = 1.0, .kernel_half_ms = 0.6}), 0.2);
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = 1.0, .kernel_half_ms = 0.4}), 0.0);  // below 0
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = 1.0, .kernel_half_ms = 0.9}), 0.8);
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = 1.0, .kernel_half_ms = 1.5}), 1.0);  // at most t_E
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = 1.0}), 0.0);                         // no half
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = -1.0, .kernel_half_ms = 0.5}), 0.0);
+  EXPECT_DOUBLE_EQ(KernelFixedMs({.kernel_ms = 0.0, .kernel_half_ms = 0.5}), 0.0);
+}
+
 // A hand-built path whose parts saturate at two rates: its total is still the sum of its parts
 // (summed into one Affine it took one rate for both, and a debug build aborted on an assert in
 // the header).
