@@ -10,6 +10,12 @@ namespace streampipe {
 namespace {
 
 int CeilDiv(int a, int b) { return (a + b - 1) / b; }
+// The same in 64 bits, for the products of a kernel's counts with the SM's units: a count far
+// past what the SM allows (2^25 registers a thread) must give "no block fits", not wrap.
+std::int64_t CeilDiv64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+int Saturate(std::int64_t v) {
+  return static_cast<int>(std::min<std::int64_t>(v, std::numeric_limits<int>::max()));
+}
 
 }  // namespace
 
@@ -71,7 +77,7 @@ absl::StatusOr<SmLimits> SmLimits::ForComputeCapability(int major, int minor) {
 
 absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLimits& l) {
   // Limits a caller built by hand: every count and unit positive (a zero unit divides by zero
-  // below), the reserve non-negative, and small enough that the products below fit an int.
+  // below), the reserve non-negative, and at most 2^24 (so that the 64-bit products below fit).
   for (const auto& [name, v] : {std::pair{"max_blocks_per_sm", l.max_blocks_per_sm},
                                 {"max_warps_per_sm", l.max_warps_per_sm},
                                 {"threads_per_warp", l.threads_per_warp},
@@ -91,7 +97,8 @@ absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLim
                                                    l.smem_reserved_per_block,
                                                    "; it must be in [0, ", 1 << 24, "]"));
   }
-  const int max_threads = l.max_warps_per_sm * l.threads_per_warp;
+  const int max_threads =
+      Saturate(std::int64_t{l.max_warps_per_sm} * l.threads_per_warp);
   if (k.threads_per_block <= 0 || k.threads_per_block > std::min(1024, max_threads)) {
     return absl::InvalidArgumentError(absl::StrCat("threads per block is ", k.threads_per_block,
                                                    "; it must be in [1, ",
@@ -102,36 +109,38 @@ absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLim
                                                    ") and shared memory per block (",
                                                    k.smem_per_block, ") must be >= 0"));
   }
-  // More than the SM allows (of either): no block fits (eq. 5, eq. 3), whatever the arithmetic
-  // of a count that large would do.
-  if (k.regs_per_thread > l.max_regs_per_thread || k.smem_per_block > l.smem_per_sm) {
-    Occupancy none;
-    none.warps_per_block = CeilDiv(k.threads_per_block, l.threads_per_warp);
-    return none;
-  }
   Occupancy o;
   o.warps_per_block = CeilDiv(k.threads_per_block, l.threads_per_warp);  // eq. 4
-  // eq. 3, with zeta rounded up to the allocation unit GSB (and the runtime's reserve).
-  const int zeta =
+  // eq. 3, with zeta rounded up to the allocation unit GSB (and the runtime's reserve). The
+  // products of eqs. 3, 6 and 7 are taken in 64 bits and stored saturated: counts far past the
+  // SM's give no block, not a wrapped value or a division by zero.
+  const std::int64_t zeta =
       k.smem_per_block == 0
           ? 0
-          : CeilDiv(k.smem_per_block + l.smem_reserved_per_block, l.smem_alloc_unit) *
+          : CeilDiv64(std::int64_t{k.smem_per_block} + l.smem_reserved_per_block,
+                      l.smem_alloc_unit) *
                 l.smem_alloc_unit;
   if (zeta == 0) {
     o.blocks_by_smem = l.max_blocks_per_sm;
   } else if (zeta > l.smem_per_sm) {
     o.blocks_by_smem = 0;
   } else {
-    o.blocks_by_smem = l.smem_per_sm / zeta;
+    o.blocks_by_smem = static_cast<int>(l.smem_per_sm / zeta);
   }
   // eq. 7: registers of one warp, rounded to the allocation unit GRW.
-  o.regs_per_warp = CeilDiv(k.regs_per_thread * l.threads_per_warp, l.reg_alloc_unit) *
-                    l.reg_alloc_unit;
+  const std::int64_t regs_per_warp =
+      CeilDiv64(std::int64_t{k.regs_per_thread} * l.threads_per_warp, l.reg_alloc_unit) *
+      l.reg_alloc_unit;
+  o.regs_per_warp = Saturate(regs_per_warp);
   // eq. 6: warps the register file holds, in units of GWMP.
-  o.warps_by_regs = o.regs_per_warp == 0
-                        ? l.max_warps_per_sm
-                        : (l.regs_per_sm / (o.regs_per_warp * l.warp_alloc_unit)) *
-                              l.warp_alloc_unit;
+  if (regs_per_warp == 0) {
+    o.warps_by_regs = l.max_warps_per_sm;
+  } else if (regs_per_warp > l.regs_per_sm) {
+    o.warps_by_regs = 0;  // not one warp's registers fit
+  } else {
+    o.warps_by_regs = Saturate(l.regs_per_sm / (regs_per_warp * l.warp_alloc_unit) *
+                               l.warp_alloc_unit);
+  }
   // eq. 5
   if (k.regs_per_thread > l.max_regs_per_thread) {
     o.blocks_by_regs = 0;
@@ -144,10 +153,10 @@ absl::StatusOr<Occupancy> ComputeOccupancy(const KernelResources& k, const SmLim
   o.blocks_by_warps = std::min(l.max_blocks_per_sm, l.max_warps_per_sm / o.warps_per_block);
   // eq. 2
   o.blocks_per_sm = std::min({o.blocks_by_warps, o.blocks_by_regs, o.blocks_by_smem});
-  o.threads_per_sm = o.blocks_per_sm * k.threads_per_block;  // alpha = beta * T
+  o.threads_per_sm = Saturate(std::int64_t{o.blocks_per_sm} * k.threads_per_block);  // alpha
   // eq. 9
   o.occupancy = static_cast<double>(o.threads_per_sm) /
-                static_cast<double>(l.threads_per_warp * l.max_warps_per_sm);
+                (static_cast<double>(l.threads_per_warp) * l.max_warps_per_sm);
   return o;
 }
 
