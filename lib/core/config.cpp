@@ -1,7 +1,5 @@
 #include "streampipe/core/config.hpp"
 
-#include <algorithm>
-
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/model.hpp"
@@ -140,11 +138,7 @@ absl::Status ValidatePipelineConfig(const PipelineConfig& c, std::string_view na
   // What StreamPipeline::Create checks of the same keys, so that a file it would refuse is
   // refused at load: the adaptive options with streams.max capped at pipeline.max_streams (as the
   // pipeline caps them), and a visit long enough for its samples.
-  AdaptiveOptions capped = c.adaptive;
-  capped.candidates.max_streams = std::min(capped.candidates.max_streams, c.max_streams);
-  capped.candidates.min_streams =
-      std::min(capped.candidates.min_streams, capped.candidates.max_streams);
-  for (absl::Status s : {ValidateAdaptiveOptions(capped),
+  for (absl::Status s : {ValidateAdaptiveOptions(CapStreams(c.adaptive, c.max_streams)),
                          ValidateExplorationRun(c.adaptive.exploration, c.max_in_flight)}) {
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.message()));
   }

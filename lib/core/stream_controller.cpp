@@ -183,6 +183,12 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
   return absl::OkStatus();
 }
 
+AdaptiveOptions CapStreams(AdaptiveOptions o, int max_streams) {
+  o.candidates.max_streams = std::min(o.candidates.max_streams, max_streams);
+  o.candidates.min_streams = std::min(o.candidates.min_streams, o.candidates.max_streams);
+  return o;
+}
+
 absl::Status ValidateExplorationRun(const ExplorationOptions& e, int max_in_flight) {
   if (max_in_flight == 1 && e.enabled && e.run != 0 && e.run <= e.samples_per_candidate) {
     // Shorter visits would never give a neighbour its samples (run = 1: none at all).

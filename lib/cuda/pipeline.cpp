@@ -369,9 +369,7 @@ absl::Status StreamPipeline::Impl::Init() {
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));
-  AdaptiveOptions ao = opt_.adaptive;
-  ao.candidates.max_streams = std::min(ao.candidates.max_streams, opt_.max_streams);
-  ao.candidates.min_streams = std::min(ao.candidates.min_streams, ao.candidates.max_streams);
+  AdaptiveOptions ao = CapStreams(opt_.adaptive, opt_.max_streams);
   STREAMPIPE_RETURN_IF_ERROR(ValidateExplorationRun(ao.exploration, opt_.max_in_flight));
   if (ao.exploration.run == 0) {
     // Overlapping batches give one sample per 2 x max_in_flight batches, after as many

@@ -143,6 +143,11 @@ struct AdaptiveOptions {
 // with each batch: divisors_only is checked against it then, not here.
 absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
 
+// The options with the candidates' bounds capped at a pool of `max_streams` streams (streams.max
+// at most the pool, streams.min at most that): what StreamPipeline::Create runs, and what the
+// config's load-time check validates.
+AdaptiveOptions CapStreams(AdaptiveOptions options, int max_streams);
+
 // InvalidArgument where exploration.run is too short for batches run one at a time
 // (max_in_flight = 1): the first batch of a visit runs cold and is not a sample, so a visit needs
 // samples_per_candidate + 1 batches (run = 0 picks that). The pipeline's check at Create, and
