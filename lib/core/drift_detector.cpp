@@ -30,8 +30,10 @@ absl::Status ValidateDriftDetectorOptions(const DriftDetectorOptions& o) {
 
 DriftDetector::DriftDetector(const DriftDetectorOptions& options)
     : options_(options),
-      log_threshold_(std::log1p(options.threshold)),
-      window_(static_cast<std::size_t>(std::max(2, options.window))) {}
+      init_(ValidateDriftDetectorOptions(options)),
+      // Bad options size nothing: a window of 2^31 would allocate 16 GiB before any check.
+      log_threshold_(init_.ok() ? std::log1p(options.threshold) : 0.0),
+      window_(static_cast<std::size_t>(init_.ok() ? options.window : 2)) {}
 
 void DriftDetector::Reset() {
   window_.clear();
@@ -58,6 +60,7 @@ double DriftDetector::stddev_log_ratio() const {
 double DriftDetector::mean_ratio() const { return std::exp(mean_log_ratio()); }
 
 absl::Status DriftDetector::AddMeasurement(double measured_ms, double expected_ms) {
+  if (!init_.ok()) return init_;  // bad options: never a decision, always this error
   if (!(std::isfinite(measured_ms) && measured_ms > 0.0 && std::isfinite(expected_ms) &&
         expected_ms > 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <set>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -19,12 +20,22 @@ bool NonNegative(double v) { return std::isfinite(v) && v >= 0.0; }
 }  // namespace
 
 absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSituPoint> sweep) {
-  for (double v : {t.h2d_latency_ms, t.d2h_latency_ms, t.h2d_gap_ms, t.h2d_ms, t.d2h_ms,
-                   t.kernel_ms}) {
+  const std::pair<const char*, double> components[] = {
+      {"h2d_latency_ms", t.h2d_latency_ms}, {"d2h_latency_ms", t.d2h_latency_ms},
+      {"h2d_gap_ms", t.h2d_gap_ms},         {"d2h_gap_ms", t.d2h_gap_ms},
+      {"h2d_ms", t.h2d_ms},                 {"d2h_ms", t.d2h_ms},
+      {"kernel_ms", t.kernel_ms}};
+  for (const auto& [name, v] : components) {
     if (!NonNegative(v)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("in-situ fit: a component time is ", v, "; it must be finite and >= 0"));
+      return absl::InvalidArgumentError(absl::StrCat("in-situ fit: the component time ", name,
+                                                     " is ", v, "; it must be finite and >= 0"));
     }
+  }
+  // Negative means "not measured"; NaN or infinity is neither a measurement nor that.
+  if (!std::isfinite(t.idle_stream_overhead_ms)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("in-situ fit: idle_stream_overhead_ms is ", t.idle_stream_overhead_ms,
+                     "; it must be finite (negative: not measured)"));
   }
   // The part the model knows from the components (the copy-in bound without x' and c), and
   // the two regressors per point.

@@ -77,11 +77,54 @@ void JsonWriter::Null() {
   out_->append("null");
 }
 
+namespace {
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF), or 0 where the bytes there are not one.
+std::size_t Utf8SequenceAt(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  std::size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // overlong
+    if (b0 == 0xED) hi = 0x9F;  // surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    if (b0 == 0xF0) lo = 0x90;  // overlong
+    if (b0 == 0xF4) hi = 0x8F;  // past U+10FFFF
+  } else {
+    return 0;  // a continuation byte, C0/C1 (overlong) or F5-FF
+  }
+  if (s.size() - i < len) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < len; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return len;
+}
+}  // namespace
+
 std::string JsonWriter::Escape(std::string_view s) {
   std::string r;
   r.reserve(s.size() + 2);
   r.push_back('"');
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      // JSON and TOML text is UTF-8: a well-formed sequence is kept, any other byte becomes
+      // U+FFFD (the replacement character), so that a reason or path with stray bytes still
+      // gives a line every parser reads.
+      if (const std::size_t len = Utf8SequenceAt(s, i); len > 0) {
+        r.append(s.substr(i, len));
+        i += len - 1;
+      } else {
+        r += "\\ufffd";
+      }
+      continue;
+    }
     switch (c) {
       case '"':
         r += "\\\"";

@@ -129,5 +129,31 @@ TEST(DriftDetectorTest, OptionsAreValidated) {
   EXPECT_FALSE(ValidateDriftDetectorOptions({.window = 8, .consecutive = 0}).ok());
 }
 
+TEST(DriftDetectorTest, ADetectorWithBadOptionsReportsThemAndNeverDrifts) {
+  // Each bad option: every measurement returns the options' error, nothing is recorded and
+  // no drift is declared however far the times are off (with a NaN threshold the old detector
+  // silently never drifted; with min_samples past the window it never decided).
+  const DriftDetectorOptions bad[] = {
+      {.threshold = std::numeric_limits<double>::quiet_NaN()},
+      {.threshold = -0.1},
+      {.window = 8, .min_samples = 9},
+      {.window = 8, .consecutive = 0},
+      // Not allocated: a window of 2^31 - 1 doubles took 16 GiB before any check.
+      {.window = std::numeric_limits<int>::max()},
+  };
+  for (const DriftDetectorOptions& o : bad) {
+    const std::string want(ValidateDriftDetectorOptions(o).message());
+    ASSERT_FALSE(want.empty());
+    DriftDetector d(o);
+    for (int i = 0; i < 10; ++i) {
+      const absl::Status s = d.AddMeasurement(10.0, 1.0);
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << want;
+      EXPECT_EQ(s.message(), want);
+    }
+    EXPECT_FALSE(d.HasDrifted()) << want;
+    EXPECT_EQ(d.samples(), 0) << want;
+  }
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -366,7 +366,23 @@ TEST(InSituFitTest, RejectsTooFewPointsAndBadValues) {
   bad.kernel_ms = -1.0;
   f = FitInSitu(bad, Sweep(t));
   ASSERT_FALSE(f.ok());
-  EXPECT_NE(f.status().message().find("component"), std::string::npos) << f.status();
+  EXPECT_NE(f.status().message().find("kernel_ms is -1"), std::string::npos) << f.status();
+  // The copy out's gap too (it was taken as 0 when NaN), named.
+  bad = t;
+  bad.d2h_gap_ms = std::nan("");
+  f = FitInSitu(bad, Sweep(t));
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(f.status().message().find("d2h_gap_ms is nan"), std::string::npos) << f.status();
+  // c0: negative is "not measured", NaN is refused (it read as "not measured").
+  bad = t;
+  bad.idle_stream_overhead_ms = std::nan("");
+  f = FitInSitu(bad, Sweep(t));
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("idle_stream_overhead_ms is nan"), std::string::npos)
+      << f.status();
+  bad.idle_stream_overhead_ms = -1.0;
+  EXPECT_TRUE(FitInSitu(bad, Sweep(t)).ok());
 }
 
 }  // namespace

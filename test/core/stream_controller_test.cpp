@@ -1788,6 +1788,11 @@ TEST(StreamControllerTest, EventJsonHasEveryField) {
   EXPECT_EQ(j.find('\n'), std::string::npos);
   e.n_kept = true;
   EXPECT_NE(EventJson(e, 1).find("\"n_kept\":true}"), std::string::npos);
+  // A caller's reason (RequestRemeasure) with a stray byte still gives valid UTF-8.
+  e.reason = "user: re-measure \xFF after \xC3\xA9";
+  EXPECT_NE(EventJson(e, 1).find("\"reason\":\"user: re-measure \\ufffd after \xC3\xA9\""),
+            std::string::npos)
+      << EventJson(e, 1);
 }
 
 }  // namespace

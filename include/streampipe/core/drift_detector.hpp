@@ -36,9 +36,12 @@ absl::Status ValidateDriftDetectorOptions(const DriftDetectorOptions& options);
 
 class DriftDetector {
  public:
+  // The options are checked here (ValidateDriftDetectorOptions); where they are bad, every
+  // AddMeasurement returns that error and the detector never drifts (a constructor cannot).
   explicit DriftDetector(const DriftDetectorOptions& options);
 
-  // InvalidArgument (and the sample is ignored) unless both times are finite and > 0.
+  // InvalidArgument (and the sample is ignored) unless both times are finite and > 0, or the
+  // options' error.
   absl::Status AddMeasurement(double measured_ms, double expected_ms);
 
   bool HasDrifted() const { return drifted_; }
@@ -56,6 +59,7 @@ class DriftDetector {
 
  private:
   DriftDetectorOptions options_;
+  absl::Status init_;  // ValidateDriftDetectorOptions(options_)
   double log_threshold_;
   boost::circular_buffer<double> window_;
   double sum_ = 0.0;

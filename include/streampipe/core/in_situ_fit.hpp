@@ -88,7 +88,8 @@ inline constexpr double kMaxDuplexRatio = 2.0;
 // within [kMinDuplexRatio, kMaxDuplexRatio] x_hd; of equal counts the smallest squared error
 // wins. Where no such choice exists, every point is kept (see duplex_plausible, max_residual).
 // InvalidArgument for fewer than two points with distinct n >= 2, a time that is not finite and
-// > 0, or a component that is not finite and >= 0.
+// > 0, a component that is not finite and >= 0 (named), or an idle_stream_overhead_ms that is not
+// finite.
 absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const InSituPoint> sweep);
 
 // FitInSitu with c0 from the slope of held tiny sub-chunks (ms per sub-chunk): such a sub-chunk

@@ -33,7 +33,10 @@ class JsonWriter {
   void Bool(bool value);
   void Null();
 
-  static std::string Escape(std::string_view s);  // with the quotes
+  // With the quotes. Control characters and DEL are escaped; the text must come out UTF-8, so a
+  // byte that does not start a well-formed UTF-8 sequence (stray, truncated, overlong, a
+  // surrogate, past U+10FFFF) is written as \ufffd and well-formed sequences are kept as they are.
+  static std::string Escape(std::string_view s);
 
  private:
   void Separate();
