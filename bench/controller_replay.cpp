@@ -16,7 +16,8 @@
 // runs the controller without that batch (the model of a sub-chunk's kernel as 1/n).
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
-//   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--seeds=20] [--noise=0.02]
+//   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--max-batches=B] [--seeds=20]
+//                    [--noise=0.02]
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
 //                    [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves]
 //                    [--burst=FROM:TO:EXCESS] [--show=TEXT]
@@ -26,6 +27,9 @@
 // traced tiny batches in the slower of two speeds for several batches in a row; default 1, each
 // batch drawn alone). The non-streamed measurement is never slowed. `--slow-issue`: a slowed
 // batch's issue time is slowed as much (a burst on the host, which the issue time measures).
+// `--max-batches=B`: after --batches, run on while the controller's calibration owes visits
+// (StreamController::CalibrationComplete), up to B batches in all, as `streampipe sweep
+// --adaptive-max-batches` does (default: --batches, no more).
 // `--burst=90:97:0.25`: the streamed and explored batches 90 to 97 (counted from 0 in each
 // replay) take 1.25x, their issue times as they were: a burst of the lease mid-run that the
 // drift detector sees; the re-measurement after it is not slowed, so the controller re-derives
@@ -68,6 +72,7 @@ using streampipe::SweepPoint;
 
 struct Settings {
   int batches = 150;
+  int max_batches = 0;  // 0: batches
   int seeds = 20;
   double noise = 0.02;
   // A share of the batches (every streamed or explored one, cold or not) slowed by a fixed excess
@@ -159,7 +164,9 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     };
     const long total_before = *total;  // streamed and explored batches of earlier replays
     // + the warm-up, the measurement and its halves batch
-    for (int b = 0; b < s.batches + (ao.measure_kernel_halves ? 3 : 2); ++b) {
+    const int setup = ao.measure_kernel_halves ? 3 : 2;
+    const int most = std::max(s.batches, s.max_batches) + setup;
+    for (int b = 0; b < most && (b < s.batches + setup || !c.CalibrationComplete()); ++b) {
       const BatchPlan plan = c.Plan(kItems);
       if (shown && (plan.kind == PlanKind::kStreamed || plan.kind == PlanKind::kExplore)) {
         const bool explore = plan.kind == PlanKind::kExplore;
@@ -282,6 +289,9 @@ int main(int argc, char** argv) {
     if (std::strncmp(argv[i], "--batches=", 10) == 0) {
       ok = number(argv[i] + 10, &v) && v == std::floor(v) && v >= 1 && v <= 1e7;
       s.batches = static_cast<int>(v);
+    } else if (std::strncmp(argv[i], "--max-batches=", 14) == 0) {
+      ok = number(argv[i] + 14, &v) && v == std::floor(v) && v >= 1 && v <= 1e7;
+      s.max_batches = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--seeds=", 8) == 0) {
       ok = number(argv[i] + 8, &v) && v == std::floor(v) && v >= 1 && v <= 1e6;
       s.seeds = static_cast<int>(v);

@@ -56,6 +56,9 @@ struct Settings {
   int held = 2;       // batches per visit held until issued (RunHeld), after the timed ones
   int warmup = 3;
   int adaptive_batches = 150;
+  // Then on while the run's calibration owes visits (StreamController::CalibrationComplete),
+  // up to this many batches in all; 0: 4 x adaptive_batches.
+  int adaptive_max_batches = 0;
   int adaptive_retries = 2;  // adaptive runs repeated where one disagrees with the rounds
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
   // The kernel timed at half the batch too (the current model's fixed kernel part), by the
@@ -230,13 +233,24 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   std::optional<StreamPipeline> kept;
   std::vector<TracedBatch> kept_trace;
   int kept_run = 0;
+  int kept_batches = 0;
+  bool kept_calibrated = false;
   AdaptiveAgreement agreement;
   int adaptive_runs = 0;
   for (int run = 0; run <= s.adaptive_retries; ++run) {
     STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline candidate, StreamPipeline::Create(ao));
     std::vector<TracedBatch> traced;
     const auto run_begin = std::chrono::steady_clock::now();
-    for (int b = 0; b < s.adaptive_batches; ++b) {
+    // The predictions are taken after on-line calibration: a run whose last derivation (a
+    // drift late in it) still owes visits, the probe far from n* above all, runs on until they
+    // are made. Cut at --adaptive-batches, such runs predicted the n above every visit from
+    // the neighbours' residual (runs 147-156: 28 % of those points over 10 %, 3.4 % of the
+    // others; docs/results.md, session 27).
+    int batches_run = 0;
+    for (int b = 0; b < s.adaptive_max_batches &&
+                    (b < s.adaptive_batches || !candidate.controller().CalibrationComplete());
+         ++b) {
+      ++batches_run;
       const auto begin = std::chrono::steady_clock::now();
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, candidate.Run(batch));
       const auto end = std::chrono::steady_clock::now();
@@ -252,16 +266,21 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         candidate.controller().Measured(),
         ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds);
     const bool better = !kept || a.deviation < agreement.deviation;
+    const bool calibrated = candidate.controller().CalibrationComplete();
     std::cerr << absl::StrFormat(
-        "    adaptive run %d: own batches / rounds %.3f over %d n, farthest %.3f at n=%d "
-        "(deviation %.2f of the tolerances%s), non-streamed / rounds at n=1 %.3f (not judged)\n",
-        run + 1, a.samples_ratio, a.compared, a.worst_ratio, a.worst_n, a.deviation,
-        better ? ", kept" : "", a.reference_ratio);
+        "    adaptive run %d: %d batches, calibration %s; own batches / rounds %.3f over %d n, "
+        "farthest %.3f at n=%d (deviation %.2f of the tolerances%s), non-streamed / rounds at "
+        "n=1 %.3f (not judged)\n",
+        run + 1, batches_run, calibrated ? "complete" : "incomplete", a.samples_ratio,
+        a.compared, a.worst_ratio, a.worst_n, a.deviation, better ? ", kept" : "",
+        a.reference_ratio);
     if (better) {
       kept.emplace(std::move(candidate));
       agreement = a;
       kept_trace = std::move(traced);
       kept_run = run + 1;
+      kept_batches = batches_run;
+      kept_calibrated = calibrated;
     }
     if (agreement.agrees()) break;
   }
@@ -356,6 +375,8 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.adaptive_n = ap.chosen_streams();
     pt.adaptive_runs = adaptive_runs;
     pt.adaptive_deviation = agreement.deviation;
+    pt.adaptive_batches = kept_batches;
+    pt.adaptive_calibrated = kept_calibrated ? 1 : 0;
     pt.calibrated_ms = ap.controller().PredictMs(pt.streams, c.items);
     const double device = ap.controller().DevicePredictMs(pt.streams, c.items);
     if (device > 0.0) pt.calibrated_device_ms = device;  // 0: nothing measured, not computed
@@ -536,7 +557,12 @@ int RunSweep(const std::vector<std::string>& args) {
          "batches per visit run with the GPU held until the host has issued them (the device's "
          "time alone, held_ms; 0: none)");
   fs.Add("warmup", &s.warmup, "untimed batches before each point");
-  fs.Add("adaptive-batches", &s.adaptive_batches, "batches the adaptive pipeline runs per config");
+  fs.Add("adaptive-batches", &s.adaptive_batches,
+         "batches the adaptive pipeline runs per config, then on while its calibration owes "
+         "visits (the probe far from n* after a late re-derivation)");
+  fs.Add("adaptive-max-batches", &s.adaptive_max_batches,
+         "the most batches an adaptive run takes to complete its calibration (0: 4 x "
+         "--adaptive-batches; --adaptive-batches: never more)");
   fs.Add("adaptive-retries", &s.adaptive_retries,
          absl::StrFormat("adaptive runs repeated per config where one's own batches disagree "
                          "with the rounds before it (by more than %g %% over all its n or %g %% "
@@ -595,6 +621,17 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   if (s.adaptive_retries < 0 || s.adaptive_retries > 10) {
     return Fail(kCommand, kExitUsage, "--adaptive-retries: must be in [0, 10]");
+  }
+  if (s.adaptive_max_batches == 0 && s.adaptive_batches > 0) {
+    s.adaptive_max_batches = s.adaptive_batches > std::numeric_limits<int>::max() / 4
+                                 ? std::numeric_limits<int>::max()
+                                 : 4 * s.adaptive_batches;
+  }
+  if (s.adaptive_batches > 0 && s.adaptive_max_batches < s.adaptive_batches) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--adaptive-max-batches=", s.adaptive_max_batches,
+                             ": must be 0 (4 x --adaptive-batches) or at least --adaptive-batches=",
+                             s.adaptive_batches));
   }
   if (s.repetitions < 1 || s.per_visit < 1 || s.warmup < 0 || s.held < 0 || s.adaptive_batches < 1 ||
       batch_frames < 1 || !(size_mib > 0) || !(total_mib > 0)) {

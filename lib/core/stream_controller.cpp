@@ -690,17 +690,48 @@ std::vector<MeasuredN> StreamController::Measured() const {
 }
 
 std::optional<int> StreamController::ExploreTarget() const {
+  if (std::optional<int> owed = OwedVisit()) return owed;
+  // Then neighbours not measured for a long time (the workload may have moved slowly).
+  for (int n : Neighbours()) {
+    auto s = samples_.find(n);
+    if (s != samples_.end() &&
+        observations_ - s->second.last_observation > options_.exploration.revisit_batches) {
+      return n;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<int> StreamController::Neighbours() const {
+  std::vector<int> out;
+  const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
+  if (it == candidates_.end()) return out;
+  if (it != candidates_.begin()) out.push_back(*(it - 1));
+  if (it + 1 != candidates_.end()) out.push_back(*(it + 1));
+  return out;
+}
+
+bool StreamController::CalibrationComplete() const {
+  if (!init_.ok() || !reference_ || measure_pending_ || need_measure_) return false;
+  // Without exploration (or model terms to explore with) nothing more is owed.
+  if (!options_.exploration.enabled || !terms_) return true;
+  // A visit in progress is owed until its samples are in (OwedVisit counts them); a revisit
+  // in progress is upkeep.
+  if (level_ <= 0.0 || confirm_n_ || !undecided_.empty()) return false;
+  return !OwedVisit();
+}
+
+std::optional<int> StreamController::OwedVisit() const {
   const int need = options_.exploration.samples_per_candidate;
   auto count = [&](int n) {
     auto it = samples_.find(n);
     return it == samples_.end() ? 0 : static_cast<int>(it->second.ms.size());
   };
   if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need) return suggested_;
-  const auto it = std::find(candidates_.begin(), candidates_.end(), n_star_);
-  if (it == candidates_.end()) return std::nullopt;
-  std::vector<int> neighbours;
-  if (it != candidates_.begin()) neighbours.push_back(*(it - 1));
-  if (it + 1 != candidates_.end()) neighbours.push_back(*(it + 1));
+  if (std::find(candidates_.begin(), candidates_.end(), n_star_) == candidates_.end()) {
+    return std::nullopt;
+  }
+  const std::vector<int> neighbours = Neighbours();
   // Unexplored neighbours first, the one the model thinks faster first (model-guided).
   std::optional<int> best;
   double best_ms = 0.0;
@@ -720,14 +751,6 @@ std::optional<int> StreamController::ExploreTarget() const {
   }
   // Then, once per derivation, the calibration probe.
   if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
-  // Then neighbours not measured for a long time (the workload may have moved slowly).
-  for (int n : neighbours) {
-    auto s = samples_.find(n);
-    if (s != samples_.end() &&
-        observations_ - s->second.last_observation > options_.exploration.revisit_batches) {
-      return n;
-    }
-  }
   return std::nullopt;
 }
 

@@ -308,6 +308,8 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("adaptive_runs")) read_int(&p.adaptive_runs);
   if (has("adaptive_deviation")) read_double(&p.adaptive_deviation);
   if (has("kernel_half_ms")) read_double(&p.kernel_half_ms);
+  if (has("adaptive_batches")) read_int(&p.adaptive_batches);
+  if (has("adaptive_calibrated")) read_int(&p.adaptive_calibrated);
   if (!s.ok()) return s;
   return p;
 }
@@ -375,7 +377,14 @@ std::string AdaptiveRunsSentence(const AdaptiveRuns& a) {
                       "it by more than ",
                       Percent(kAdaptiveAgreementWithin), " over all its n or ",
                       Percent(kAdaptiveSampleWithin), " at one, or nothing sampled); ", a.off,
-                      " still off after the last run (the run agreeing best is kept).");
+                      " still off after the last run (the run agreeing best is kept).",
+                      a.calibration_recorded == 0
+                          ? ""
+                          : absl::StrCat(" Kept runs took ", a.median_batches,
+                                         " batches (median; at most ", a.max_batches, "); ",
+                                         a.incomplete, " of ", a.calibration_recorded,
+                                         " ended with their calibration incomplete (visits "
+                                         "still owed at --adaptive-max-batches)."));
 }
 
 // A row of the repeatability and device-time tables: predictor, points, median, max, over 10 %.
@@ -438,6 +447,8 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("adaptive_runs");
   c.push_back("adaptive_deviation");
   c.push_back("kernel_half_ms");
+  c.push_back("adaptive_batches");
+  c.push_back("adaptive_calibrated");
   return c;
 }
 
@@ -475,6 +486,8 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(absl::StrCat(p.adaptive_runs));
   f.push_back(FormatDouble(p.adaptive_deviation));
   f.push_back(FormatDouble(p.kernel_half_ms));
+  f.push_back(absl::StrCat(p.adaptive_batches));
+  f.push_back(absl::StrCat(p.adaptive_calibrated));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -491,8 +504,9 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     if (!have_header) {
       // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
       // held_ms, pred_calibrated_device and pred_current_device, then adaptive_runs and
-      // adaptive_deviation, then kernel_half_ms) existed parse.
-      for (int optional = 9; optional > 0 && fields.size() < columns.size(); --optional) {
+      // adaptive_deviation, then kernel_half_ms, then adaptive_batches and
+      // adaptive_calibrated) existed parse.
+      for (int optional = 11; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
@@ -666,6 +680,20 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
           " on the row streams=", first.streams, " but ", p.adaptive_runs, " / ",
           FormatDouble(p.adaptive_deviation), " on the row streams=", p.streams));
     }
+    if (p.adaptive_batches < 0 || p.adaptive_calibrated < -1 || p.adaptive_calibrated > 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "configuration ", ConfigName(p), ": adaptive_batches / adaptive_calibrated are ",
+          p.adaptive_batches, " / ", p.adaptive_calibrated, " on the row streams=", p.streams,
+          "; batches are counted (>= 0) and the calibration is 1, 0 or -1 (not recorded)"));
+    }
+    if (p.adaptive_batches != first.adaptive_batches ||
+        p.adaptive_calibrated != first.adaptive_calibrated) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "configuration ", ConfigName(p), ": adaptive_batches / adaptive_calibrated are ",
+          first.adaptive_batches, " / ", first.adaptive_calibrated, " on the row streams=",
+          first.streams, " but ", p.adaptive_batches, " / ", p.adaptive_calibrated,
+          " on the row streams=", p.streams));
+    }
   }
   for (Config& c : configs) {
     double best = 0;
@@ -797,12 +825,23 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       });
 
   // The adaptive runs, one count per configuration (its first point stands for it).
+  std::vector<int> batches;  // the kept runs' batches, where the calibration is recorded
   for (const Config& c : configs) {
     const SweepPoint& p = points[c.first];
     if (p.adaptive_runs <= 0) continue;
     ++summary.adaptive_runs.configs;
     if (p.adaptive_runs > 1) ++summary.adaptive_runs.repeated;
     if (!(p.adaptive_deviation <= 1.0)) ++summary.adaptive_runs.off;
+    if (p.adaptive_calibrated >= 0) {
+      ++summary.adaptive_runs.calibration_recorded;
+      if (p.adaptive_calibrated == 0) ++summary.adaptive_runs.incomplete;
+      batches.push_back(p.adaptive_batches);
+    }
+  }
+  if (!batches.empty()) {
+    std::sort(batches.begin(), batches.end());
+    summary.adaptive_runs.median_batches = batches[(batches.size() - 1) / 2];  // the lower
+    summary.adaptive_runs.max_batches = batches.back();
   }
 
   // The device's time alone.

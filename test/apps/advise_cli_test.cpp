@@ -163,6 +163,22 @@ TEST(AdviseCliTest, SweepBoundsItsMeasureBatches) {
   }
 }
 
+TEST(AdviseCliTest, SweepBoundsItsAdaptiveMaxBatches) {
+  // At least --adaptive-batches (0: four times it); checked before the GPU is looked for.
+  for (const std::string flag :
+       {"--adaptive-max-batches=149", "--adaptive-batches=300 --adaptive-max-batches=200",
+        "--adaptive-max-batches=-1"}) {
+    CommandResult r = RunCommand(kBin + " sweep " + flag);
+    EXPECT_EQ(r.exit_code, 64) << flag;
+    EXPECT_NE(r.err.find(": must be 0 (4 x --adaptive-batches) or at least --adaptive-batches="),
+              std::string::npos)
+        << flag << " -> " << r.err;
+  }
+  CommandResult r = RunCommand(kBin + " sweep --adaptive-max-batches=149");
+  EXPECT_NE(r.err.find("--adaptive-max-batches=149: must be 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at least --adaptive-batches=150"), std::string::npos) << r.err;
+}
+
 TEST(AdviseCliTest, SweepNamesAnUnknownHistogramKernel) {
   CommandResult r = RunCommand(kBin + " sweep --histogram-kernel=private");
   EXPECT_EQ(r.exit_code, 64);

@@ -1240,6 +1240,64 @@ TEST(StreamControllerTest, TheCalibrationProbeVisitsOneFarCandidatePerDerivation
   for (int v : Visits(steady, card3, kTransferBound, 400)) EXPECT_LE(v, 2 * steady.streams());
 }
 
+// The calibration is complete once the derivation's owed visits are made: the neighbours and
+// then the probe. Not before the measurement, not while the probe is owed, and again not after
+// a re-measurement until that derivation's visits are made; at once without exploration.
+TEST(StreamControllerTest, CalibrationIsCompleteOnceTheNeighboursAndTheProbeAreVisited) {
+  StreamController c = Make();
+  SimulatedCard card(21, 0.01);
+  EXPECT_FALSE(c.CalibrationComplete());
+  int complete_at = -1, last_far = -1, first_streamed = -1;
+  for (int i = 0; i < 400 && complete_at < 0; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    if (p.kind == PlanKind::kStreamed && first_streamed < 0) first_streamed = i;
+    if (p.kind == PlanKind::kExplore && p.streams > 2 * c.streams()) last_far = i;
+    if (c.CalibrationComplete()) complete_at = i;
+  }
+  ASSERT_EQ(c.events().size(), 1u) << "a re-derivation would restart the calibration";
+  ASSERT_GE(complete_at, 0) << "not complete in 400 batches";
+  ASSERT_GE(last_far, 0) << "no probe";
+  // Complete with the probe's last batch, not before it; the measurement and n*'s first batches
+  // were long before.
+  EXPECT_EQ(complete_at, last_far);
+  EXPECT_GT(complete_at, first_streamed + 20);
+  // It stays complete while the run goes on at n* (nothing more is owed).
+  for (int i = 0; i < 100; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    EXPECT_TRUE(c.CalibrationComplete()) << "batch " << complete_at + 1 + i;
+  }
+  // A re-measurement starts a derivation that owes its visits again.
+  c.RequestRemeasure("test");
+  EXPECT_FALSE(c.CalibrationComplete());
+  int again = -1;
+  for (int i = 0; i < 400 && again < 0; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    if (c.CalibrationComplete()) again = i;
+  }
+  EXPECT_GT(again, 20);
+
+  // Without exploration nothing is owed: complete once measured.
+  AdaptiveOptions o = Options();
+  o.exploration.enabled = false;
+  StreamController quiet = Make(o);
+  SimulatedCard card2(21, 0.01);
+  int measured_at = -1;
+  for (int i = 0; i < 10; ++i) {
+    const BatchPlan p = quiet.Plan(kItems);
+    ASSERT_TRUE(quiet.Observe(p, card2.Run(p, kTransferBound, kItems)).ok());
+    if (p.kind == PlanKind::kMeasure && measured_at < 0) measured_at = i;
+    EXPECT_EQ(quiet.CalibrationComplete(), measured_at >= 0) << "batch " << i;
+  }
+  // Options the constructor found bad: never.
+  o = Options();
+  o.measure_batches = 0;
+  StreamController bad = Make(o);
+  EXPECT_FALSE(bad.CalibrationComplete());
+}
+
 // Where the issue bound binds (tiny sub-chunks: matrix multiplication N = 512 in run 24), the
 // on-line fit finds the card's issue cost s, which the traits put 30 % too low; where it never
 // binds (64 MiB copies) s keeps its calibrated value.

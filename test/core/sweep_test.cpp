@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+
 namespace streampipe {
 namespace {
 
@@ -69,7 +71,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 10);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 12);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -81,16 +83,18 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 10], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 9], "issue_ms");
-  EXPECT_EQ(c[c.size() - 8], "issue");
-  EXPECT_EQ(c[c.size() - 7], "halves_ratio");
-  EXPECT_EQ(c[c.size() - 6], "held_ms");
-  EXPECT_EQ(c[c.size() - 5], "pred_calibrated_device");
-  EXPECT_EQ(c[c.size() - 4], "pred_current_device");
-  EXPECT_EQ(c[c.size() - 3], "adaptive_runs");
-  EXPECT_EQ(c[c.size() - 2], "adaptive_deviation");
-  EXPECT_EQ(c.back(), "kernel_half_ms");
+  EXPECT_EQ(c[c.size() - 12], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 11], "issue_ms");
+  EXPECT_EQ(c[c.size() - 10], "issue");
+  EXPECT_EQ(c[c.size() - 9], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 8], "held_ms");
+  EXPECT_EQ(c[c.size() - 7], "pred_calibrated_device");
+  EXPECT_EQ(c[c.size() - 6], "pred_current_device");
+  EXPECT_EQ(c[c.size() - 5], "adaptive_runs");
+  EXPECT_EQ(c[c.size() - 4], "adaptive_deviation");
+  EXPECT_EQ(c[c.size() - 3], "kernel_half_ms");
+  EXPECT_EQ(c[c.size() - 2], "adaptive_batches");
+  EXPECT_EQ(c.back(), "adaptive_calibrated");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -131,6 +135,8 @@ TEST(SweepCsvTest, RowIsExact) {
   p.adaptive_runs = 2;
   p.adaptive_deviation = 0.0625;
   p.kernel_half_ms = 0.1875;
+  p.adaptive_batches = 412;
+  p.adaptive_calibrated = 1;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -144,7 +150,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875\n";
+  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875,412,1\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -200,6 +206,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.current_device_ms = awkward[(i + 2) % 10];
     p.adaptive_runs = i % 4;
     p.adaptive_deviation = awkward[(i + 5) % 10];
+    p.adaptive_batches = 150 + 37 * i;
+    p.adaptive_calibrated = i % 3 - 1;
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -219,6 +227,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     EXPECT_EQ(a.repetitions, b.repetitions);
     EXPECT_EQ(a.adaptive_n, b.adaptive_n);
     EXPECT_EQ(a.adaptive_runs, b.adaptive_runs);
+    EXPECT_EQ(a.adaptive_batches, b.adaptive_batches);
+    EXPECT_EQ(a.adaptive_calibrated, b.adaptive_calibrated);
     EXPECT_EQ(a.chosen, b.chosen);
     for (auto [x, y] : {std::pair{a.in_bytes, b.in_bytes},
                         {a.out_bytes, b.out_bytes},
@@ -300,9 +310,9 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms,
   // pred_calibrated_device, pred_current_device, adaptive_runs, adaptive_deviation and
-  // kernel_half_ms existed: without the last one, three, six, seven, eight or nine columns they
-  // parse, with NaN, "streams", NaN and 0 there; a row as long as the new header is then an
-  // error.
+  // kernel_half_ms, adaptive_batches and adaptive_calibrated existed: without the last two,
+  // three, five, eight, nine, ten or eleven columns they parse, with NaN, "streams", NaN, 0 and
+  // -1 there; a row as long as the new header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
@@ -313,12 +323,16 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   p.adaptive_runs = 3;
   p.adaptive_deviation = 0.25;
   p.kernel_half_ms = 0.375;
+  p.adaptive_batches = 420;
+  p.adaptive_calibrated = 0;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header_k = drop_last(SweepCsvHeader());  // runs 89-139
-  const std::string row_k = drop_last(SweepCsvRow(p));
+  const std::string header_c = drop_last(drop_last(SweepCsvHeader()));  // runs 140-158
+  const std::string row_c = drop_last(drop_last(SweepCsvRow(p)));
+  const std::string header_k = drop_last(header_c);  // runs 89-139
+  const std::string row_k = drop_last(row_c);
   const std::string header_d = drop_last(drop_last(header_k));  // runs 76-88
   const std::string row_d = drop_last(drop_last(row_k));
   const std::string header_r = drop_last(drop_last(drop_last(header_d)));  // runs 69-74
@@ -368,6 +382,14 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].adaptive_runs, 3);
   EXPECT_EQ((*r)[0].adaptive_deviation, 0.25);
   EXPECT_EQ((*r)[0].kernel_half_ms, 0.375);
+  EXPECT_EQ((*r)[0].adaptive_batches, 420);
+  EXPECT_EQ((*r)[0].adaptive_calibrated, 0);
+  // Runs 140-158: everything but the adaptive run's batches and calibration.
+  r = ParseSweepCsv(header_c + row_c);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].kernel_half_ms, 0.375);
+  EXPECT_EQ((*r)[0].adaptive_batches, 0);
+  EXPECT_EQ((*r)[0].adaptive_calibrated, -1);
   // Runs 89-139: everything but the kernel's half.
   r = ParseSweepCsv(header_k + row_k);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -379,7 +401,8 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].current_device_ms, 2.5);
   EXPECT_EQ((*r)[0].adaptive_runs, 0);
   EXPECT_TRUE(std::isnan((*r)[0].adaptive_deviation));
-  for (const std::string& old : {header_k, header_d, header_r, header0, header1, header2}) {
+  for (const std::string& old :
+       {header_c, header_k, header_d, header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -388,7 +411,9 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop kernel_half_ms
+  header = header.substr(0, header.rfind(','));  // drop adaptive_calibrated
+  header = header.substr(0, header.rfind(','));  // adaptive_batches
+  header = header.substr(0, header.rfind(','));  // kernel_half_ms
   header = header.substr(0, header.rfind(','));  // adaptive_deviation
   header = header.substr(0, header.rfind(','));  // adaptive_runs
   header = header.substr(0, header.rfind(','));  // pred_current_device
@@ -449,18 +474,20 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 10, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 9, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 8, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 8, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 7, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
-      {n - 6, "1ms", "'held_ms': value '1ms' is not a number"},
-      {n - 5, "?", "'pred_calibrated_device': value '?' is not a number"},
-      {n - 4, "-", "'pred_current_device': value '-' is not a number"},
-      {n - 3, "", "'adaptive_runs': value '' is empty"},
-      {n - 3, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
-      {n - 2, "10%", "'adaptive_deviation': value '10%' is not a number"},
-      {n - 1, "6us", "'kernel_half_ms': value '6us' is not a number"},
+      {n - 12, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 11, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 10, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 10, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 9, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 8, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 7, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 6, "-", "'pred_current_device': value '-' is not a number"},
+      {n - 5, "", "'adaptive_runs': value '' is empty"},
+      {n - 5, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
+      {n - 4, "10%", "'adaptive_deviation': value '10%' is not a number"},
+      {n - 3, "6us", "'kernel_half_ms': value '6us' is not a number"},
+      {n - 2, "150.5", "'adaptive_batches': value '150.5' is not an integer"},
+      {n - 1, "yes", "'adaptive_calibrated': value 'yes' is not an integer"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -949,6 +976,10 @@ std::vector<SweepPoint> HandSweepWithAdaptiveRuns() {
     const int config = static_cast<int>(p.intensity);  // 1 = A, 2 = B, 3 = C
     p.adaptive_runs = config == 1 ? 1 : config == 2 ? 3 : 2;
     p.adaptive_deviation = config == 1 ? 0.3125 : config == 2 ? 2.5 : 0.625;
+    // A's kept run stopped at 150 batches, complete; B's at the cap of 600, incomplete; C's
+    // went on to 310 to complete.
+    p.adaptive_batches = config == 1 ? 150 : config == 2 ? 600 : 310;
+    p.adaptive_calibrated = config == 2 ? 0 : 1;
   }
   pts[1].calibrated_ms = 30;   // B n = 1, measured 20
   pts[8].calibrated_ms = 4.2;  // C n = 2, measured 4
@@ -961,6 +992,10 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
   EXPECT_EQ(s->adaptive_runs.configs, 3);
   EXPECT_EQ(s->adaptive_runs.repeated, 2);
   EXPECT_EQ(s->adaptive_runs.off, 1);
+  EXPECT_EQ(s->adaptive_runs.calibration_recorded, 3);
+  EXPECT_EQ(s->adaptive_runs.incomplete, 1);
+  EXPECT_EQ(s->adaptive_runs.median_batches, 310);
+  EXPECT_EQ(s->adaptive_runs.max_batches, 600);
   // Every calibrated prediction: A n = 4 (0.1), B n = 1 (0.5), C n = 2 (0.05); over agreeing
   // runs A's and C's.
   EXPECT_EQ(AccuracyOf(*s, "calibrated").points, 3);
@@ -975,6 +1010,8 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
             "| calibrated, adaptive run agreeing with the rounds | 2 | 7.5% | 10.0% | 0 |");
   EXPECT_THAT(md, HasSubstr("Adaptive runs: 2 of 3 configurations ran theirs again"));
   EXPECT_THAT(md, HasSubstr("; 1 still off after the last run"));
+  EXPECT_THAT(md, HasSubstr(" Kept runs took 310 batches (median; at most 600); 1 of 3 ended "
+                            "with their calibration incomplete"));
   EXPECT_THAT(SummaryText(*s), HasSubstr("  Adaptive runs: 2 of 3 configurations"));
   EXPECT_THAT(LineStarting(SummaryText(*s), "  calibrated, adaptive run agreeing"),
               testing::MatchesRegex(
@@ -999,6 +1036,18 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
   EXPECT_EQ(s->repeatability.calibrated_agreeing.points, 0);
   EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("adaptive run agreeing")));
   EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("Adaptive runs:")));
+  // Sweeps of runs 140-158: adaptive runs recorded, their batches and calibration not.
+  pts = HandSweepWithAdaptiveRuns();
+  for (SweepPoint& p : pts) {
+    p.adaptive_batches = 0;
+    p.adaptive_calibrated = -1;
+  }
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->adaptive_runs.configs, 3);
+  EXPECT_EQ(s->adaptive_runs.calibration_recorded, 0);
+  EXPECT_THAT(SummaryMarkdown(*s), HasSubstr("Adaptive runs: 2 of 3"));
+  EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("Kept runs took")));
 }
 
 TEST(SweepSummaryTest, AdaptiveRunsAreOnePerConfiguration) {
@@ -1021,6 +1070,33 @@ TEST(SweepSummaryTest, AdaptiveRunsAreOnePerConfiguration) {
   s = Summarize(pts);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s.status()), HasSubstr("adaptive_runs is -1"));
+  // The kept run's batches and calibration, one per configuration too, and in range.
+  pts = HandSweepWithAdaptiveRuns();
+  pts[2].adaptive_batches = 151;  // A n = 2; A's other rows say 150
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("adaptive_batches / adaptive_calibrated are 150 / 1 "
+                                             "on the row streams=1 but 151 / 1 on the row "
+                                             "streams=2"));
+  pts = HandSweepWithAdaptiveRuns();
+  pts[2].adaptive_calibrated = 0;
+  s = Summarize(pts);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("but 150 / 0 on the row streams=2"));
+  for (const auto& [batches, calibrated] : {std::pair{-1, 1}, {150, 2}, {150, -2}}) {
+    pts = HandSweepWithAdaptiveRuns();
+    for (SweepPoint& p : pts) {
+      if (p.intensity == 3) {
+        p.adaptive_batches = batches;
+        p.adaptive_calibrated = calibrated;
+      }
+    }
+    s = Summarize(pts);
+    ASSERT_FALSE(s.ok()) << batches << " / " << calibrated;
+    EXPECT_THAT(Message(s.status()),
+                HasSubstr(absl::StrCat("adaptive_batches / adaptive_calibrated are ", batches,
+                                       " / ", calibrated, " on the row streams=")));
+  }
 }
 
 MeasuredN Seen(int n, int samples, double ms) {

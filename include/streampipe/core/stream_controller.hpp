@@ -258,6 +258,15 @@ class StreamController {
   std::int64_t observations() const { return observations_; }
   // Every n with samples or issue times in this derivation, ascending.
   std::vector<MeasuredN> Measured() const;
+  // Whether this derivation has made every visit its calibration owes: the non-streamed
+  // measurement, n*'s level, both neighbours' comparisons decided (no visit, confirmation or
+  // undecided comparison pending) and the calibration probe where there is one. A neighbour
+  // revisited after `revisit_batches` is upkeep, not owed. True where exploration is off or the
+  // model has no terms to explore with (nothing is owed); false before the first measurement,
+  // while a (re-)measurement is pending, and for traits or options the constructor found bad.
+  // The predictions far from n* rest on the probe: `streampipe sweep` runs its adaptive
+  // pipeline on until this holds (up to --adaptive-max-batches).
+  bool CalibrationComplete() const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   double PredictMs(int streams, std::int64_t items) const;
@@ -296,7 +305,11 @@ class StreamController {
   int ClampToItems(int n, std::int64_t items) const;
   double ModelMs(int n, double c) const { return ModelMs(n, c, s_); }  // at the reference items
   double ModelMs(int n, double c, double s) const;
-  std::optional<int> ExploreTarget() const;
+  std::optional<int> ExploreTarget() const;  // OwedVisit(), else a neighbour to revisit
+  // The next visit this derivation's calibration owes (a suggested n, a neighbour's comparison,
+  // the probe), if any.
+  std::optional<int> OwedVisit() const;
+  std::vector<int> Neighbours() const;  // n*'s neighbours among the candidates (0-2)
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
   // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
   // inline_part): least squares with fixed_ms >= 0 (through the origin where the free intercept

@@ -98,6 +98,12 @@ struct SweepPoint {
   // The same on every point of a configuration.
   int adaptive_runs = 0;
   double adaptive_deviation = std::numeric_limits<double>::quiet_NaN();
+  // The batches the kept adaptive run took (--adaptive-batches, then on until its calibration
+  // was complete, up to --adaptive-max-batches) and whether it was complete at the run's end
+  // (StreamController::CalibrationComplete: 1 yes, 0 no, -1 not recorded). The same on every
+  // point of a configuration; 0 / -1 in CSVs written before the columns existed.
+  int adaptive_batches = 0;
+  int adaptive_calibrated = -1;
 };
 
 // ---- Did the adaptive run see the card the rounds saw? ----
@@ -152,9 +158,9 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
 // median_ms, p10_ms, p90_ms, repetitions, h2d_ms, kernel_ms, d2h_ms, pred_<model> for each
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
 // model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
-// pred_current_device, adaptive_runs, adaptive_deviation, kernel_half_ms (the last nine
-// optional when reading, dropped from the end: files written before they existed parse with
-// NaN, "streams", NaN and 0 there). Numbers are written in the shortest form that round-trips
+// pred_current_device, adaptive_runs, adaptive_deviation, kernel_half_ms, adaptive_batches,
+// adaptive_calibrated (the last eleven optional when reading, dropped from the end: files
+// written before they existed parse with NaN, "streams", NaN, 0 and -1 there). Numbers are written in the shortest form that round-trips
 // exactly; NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
@@ -263,6 +269,14 @@ struct AdaptiveRuns {
   int configs = 0;   // configurations that record their adaptive runs
   int repeated = 0;  // of them, with more than one run
   int off = 0;       // of them, whose kept run does not agree (deviation > 1 or NaN)
+  // Of them, those that record whether the kept run's calibration was complete
+  // (adaptive_calibrated >= 0), and of those, the ones where it was not: the run ended at
+  // --adaptive-max-batches with visits still owed, so its predictions far from n* rest on less.
+  int calibration_recorded = 0;
+  int incomplete = 0;
+  // The kept runs' batches: the median and the most over the configurations that record them.
+  int median_batches = 0;
+  int max_batches = 0;
 };
 
 // Accuracy of every predictor over the points of one grid (SweepPoint::grid); rows as in
@@ -298,8 +312,9 @@ struct SweepSummary {
 // InvalidArgument: an empty point list; a point whose median_ms is not finite or <= 0, or
 // whose predicted_ms / chosen does not have kSweepModelCount entries (names the point); a
 // configuration with two points of the same n, or whose points disagree on chosen,
-// adaptive_n, adaptive_runs or adaptive_deviation (names the configuration, the column and the
-// two values); a negative adaptive_runs.
+// adaptive_n, adaptive_runs, adaptive_deviation, adaptive_batches or adaptive_calibrated (names
+// the configuration, the column and the two values); a negative adaptive_runs or
+// adaptive_batches; an adaptive_calibrated other than -1, 0 or 1.
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
 // The tables (accuracy, accuracy per grid where there are several, choice of n, speed-ups,
