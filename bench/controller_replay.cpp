@@ -29,7 +29,7 @@
 // batch's issue time is slowed as much (a burst on the host, which the issue time measures).
 // `--max-batches=B`: after --batches, run on while the controller's calibration owes visits
 // (StreamController::CalibrationComplete), up to B batches in all, as `streampipe sweep
-// --adaptive-max-batches` does (default: --batches, no more).
+// --adaptive-max-batches` does (default 0: --batches, no more; B below --batches is an error).
 // `--burst=90:97:0.25`: the streamed and explored batches 90 to 97 (counted from 0 in each
 // replay) take 1.25x, their issue times as they were: a burst of the lease mid-run that the
 // drift detector sees; the re-measurement after it is not slowed, so the controller re-derives
@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
       ok = number(argv[i] + 10, &v) && v == std::floor(v) && v >= 1 && v <= 1e7;
       s.batches = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--max-batches=", 14) == 0) {
-      ok = number(argv[i] + 14, &v) && v == std::floor(v) && v >= 1 && v <= 1e7;
+      ok = number(argv[i] + 14, &v) && v == std::floor(v) && v >= 0 && v <= 1e7;
       s.max_batches = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--seeds=", 8) == 0) {
       ok = number(argv[i] + 8, &v) && v == std::floor(v) && v >= 1 && v <= 1e6;
@@ -359,8 +359,13 @@ int main(int argc, char** argv) {
               << s.slow_run / (s.slow_run + 1.0) << "); lower the share or lengthen the runs\n";
     return 64;
   }
+  if (s.max_batches != 0 && s.max_batches < s.batches) {
+    std::cerr << "controller_replay: --max-batches=" << s.max_batches
+              << " is below --batches=" << s.batches << " (0: no batches past --batches)\n";
+    return 64;
+  }
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
-    std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] "
+    std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] [--max-batches=B] "
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
                  "[--worst=N>=0] [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves] "
                  "[--burst=FROM:TO:EXCESS] [--show=TEXT]\n";

@@ -689,10 +689,14 @@ std::vector<MeasuredN> StreamController::Measured() const {
   return out;
 }
 
-std::optional<int> StreamController::ExploreTarget() const {
-  if (std::optional<int> owed = OwedVisit()) return owed;
+std::optional<int> StreamController::ExploreTarget(std::int64_t items) const {
+  // Targets a batch of `items` would run at another n are skipped: the visit ran the clamped n
+  // under the target's name, the target never got its samples, and the same visit came back
+  // whenever the bucket allowed.
+  if (std::optional<int> owed = OwedVisit(items)) return owed;
   // Then neighbours not measured for a long time (the workload may have moved slowly).
   for (int n : Neighbours()) {
+    if (ClampToItems(n, items) != n) continue;
     auto s = samples_.find(n);
     if (s != samples_.end() &&
         observations_ - s->second.last_observation > options_.exploration.revisit_batches) {
@@ -713,21 +717,31 @@ std::vector<int> StreamController::Neighbours() const {
 
 bool StreamController::CalibrationComplete() const {
   if (!init_.ok() || !reference_ || measure_pending_ || need_measure_) return false;
-  // Without exploration (or model terms to explore with) nothing more is owed.
-  if (!options_.exploration.enabled || !terms_) return true;
+  const ExplorationOptions& e = options_.exploration;
+  // Without exploration, model terms to explore with, or a bucket that ever holds a visit's
+  // token (burst < 1), nothing can be owed.
+  if (!e.enabled || !terms_ || e.burst < 1) return true;
   // A visit in progress is owed until its samples are in (OwedVisit counts them); a revisit
-  // in progress is upkeep.
+  // in progress is upkeep. Confirmations and undecided comparisons use the free slot.
   if (level_ <= 0.0 || confirm_n_ || !undecided_.empty()) return false;
-  return !OwedVisit();
+  // Targets the last batch's items cannot run are not owed (Plan would clamp them).
+  if (!OwedVisit(planned_items_)) return true;
+  // A bucket that never refills (budget 0) pays for nothing more once spent.
+  return !(e.budget > 0.0) && tokens_ < 1.0;
 }
 
-std::optional<int> StreamController::OwedVisit() const {
+std::optional<int> StreamController::OwedVisit(std::int64_t items) const {
   const int need = options_.exploration.samples_per_candidate;
   auto count = [&](int n) {
     auto it = samples_.find(n);
     return it == samples_.end() ? 0 : static_cast<int>(it->second.ms.size());
   };
-  if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need) return suggested_;
+  // With items > 0, a target a batch of that many items would run at another n is left out.
+  auto reachable = [&](int n) { return items <= 0 || ClampToItems(n, items) == n; };
+  if (suggested_ && *suggested_ != n_star_ && count(*suggested_) < need &&
+      reachable(*suggested_)) {
+    return suggested_;
+  }
   if (std::find(candidates_.begin(), candidates_.end(), n_star_) == candidates_.end()) {
     return std::nullopt;
   }
@@ -736,7 +750,7 @@ std::optional<int> StreamController::OwedVisit() const {
   std::optional<int> best;
   double best_ms = 0.0;
   for (int n : neighbours) {
-    if (count(n) >= need) continue;
+    if (count(n) >= need || !reachable(n)) continue;
     const double ms = ModelMs(n, c_);
     if (!best || ms < best_ms) {
       best = n;
@@ -747,14 +761,20 @@ std::optional<int> StreamController::OwedVisit() const {
   // Then neighbours faster by the margin but not yet beyond the noise: more samples (a
   // comparison ends at 8 samples).
   for (int n : neighbours) {
-    if (undecided_.count(n) && n != confirm_n_) return n;  // in the free slot: not paid twice
+    if (undecided_.count(n) && n != confirm_n_ && reachable(n)) {
+      return n;  // in the free slot: not paid twice
+    }
   }
   // Then, once per derivation, the calibration probe.
-  if (std::optional<int> probe = ProbeTarget(); probe && count(*probe) < need) return probe;
+  if (std::optional<int> probe = ProbeTarget();
+      probe && count(*probe) < need && reachable(*probe)) {
+    return probe;
+  }
   return std::nullopt;
 }
 
 BatchPlan StreamController::Plan(std::int64_t items) {
+  planned_items_ = items;
   // Warm-ups and measurements are counted when planned: with batches in flight the next plan
   // is made before the previous one is observed.
   if (warmups_planned_ < options_.warmup_batches) {
@@ -811,7 +831,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     if (n != n_star_) return start_visit(target, n);
   }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
-    if (std::optional<int> target = ExploreTarget()) {
+    if (std::optional<int> target = ExploreTarget(items)) {
       const int n = ClampToItems(*target, items);
       if (n != n_star_) {
         // A visit of `run` batches, paid when planned (batches in flight do not overspend);

@@ -383,8 +383,8 @@ std::string AdaptiveRunsSentence(const AdaptiveRuns& a) {
                           : absl::StrCat(" Kept runs took ", a.median_batches,
                                          " batches (median; at most ", a.max_batches, "); ",
                                          a.incomplete, " of ", a.calibration_recorded,
-                                         " ended with their calibration incomplete (visits "
-                                         "still owed at --adaptive-max-batches)."));
+                                         " ended with their calibration incomplete at "
+                                         "--adaptive-max-batches."));
 }
 
 // A row of the repeatability and device-time tables: predictor, points, median, max, over 10 %.
@@ -685,6 +685,13 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
           "configuration ", ConfigName(p), ": adaptive_batches / adaptive_calibrated are ",
           p.adaptive_batches, " / ", p.adaptive_calibrated, " on the row streams=", p.streams,
           "; batches are counted (>= 0) and the calibration is 1, 0 or -1 (not recorded)"));
+    }
+    if (p.adaptive_calibrated >= 0 && (p.adaptive_batches < 1 || p.adaptive_runs < 1)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "configuration ", ConfigName(p), ": adaptive_calibrated is ", p.adaptive_calibrated,
+          " on the row streams=", p.streams, " with adaptive_batches ", p.adaptive_batches,
+          " and adaptive_runs ", p.adaptive_runs,
+          "; a recorded calibration needs a kept run of at least one batch"));
     }
     if (p.adaptive_batches != first.adaptive_batches ||
         p.adaptive_calibrated != first.adaptive_calibrated) {

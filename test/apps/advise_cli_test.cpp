@@ -177,6 +177,13 @@ TEST(AdviseCliTest, SweepBoundsItsAdaptiveMaxBatches) {
   CommandResult r = RunCommand(kBin + " sweep --adaptive-max-batches=149");
   EXPECT_NE(r.err.find("--adaptive-max-batches=149: must be 0"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("at least --adaptive-batches=150"), std::string::npos) << r.err;
+  // 0 and --adaptive-batches itself are accepted: without a GPU the sweep then stops for that.
+  if (RunCommand(kBin + " devices").exit_code == 0) GTEST_SKIP() << "a GPU is present";
+  for (const std::string flag : {"--adaptive-max-batches=0", "--adaptive-max-batches=150"}) {
+    r = RunCommand(kBin + " sweep " + flag);
+    EXPECT_EQ(r.exit_code, 69) << flag << " -> " << r.err;
+    EXPECT_EQ(r.err.find("adaptive-max-batches"), std::string::npos) << flag << " -> " << r.err;
+  }
 }
 
 TEST(AdviseCliTest, SweepNamesAnUnknownHistogramKernel) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -381,7 +382,12 @@ TEST(InSituFitTest, RejectsTooFewPointsAndBadValues) {
   ASSERT_FALSE(f.ok());
   EXPECT_NE(f.status().message().find("idle_stream_overhead_ms is nan"), std::string::npos)
       << f.status();
-  bad.idle_stream_overhead_ms = -1.0;
+  bad.idle_stream_overhead_ms = std::numeric_limits<double>::infinity();
+  f = FitInSitu(bad, Sweep(t));
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("idle_stream_overhead_ms is inf"), std::string::npos)
+      << f.status();
+  bad.idle_stream_overhead_ms = -0.5;  // any negative value: not measured
   EXPECT_TRUE(FitInSitu(bad, Sweep(t)).ok());
 }
 

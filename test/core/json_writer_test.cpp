@@ -55,7 +55,9 @@ TEST(JsonWriterTest, NonFiniteBecomesNullAndDoublesRoundTrip) {
 
 TEST(JsonWriterTest, WellFormedUtf8IsKeptAndOtherBytesBecomeTheReplacementCharacter) {
   // Two-, three- and four-byte sequences, at the edges of their ranges, pass unchanged.
-  const std::string ok = "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xED\x9F\xBF \xF4\x8F\xBF\xBF";
+  const std::string ok =
+      "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xED\x9F\xBF \xF4\x8F\xBF\xBF"
+      " \xC2\x80 \xE0\xA0\x80 \xF0\x90\x80\x80 \xEE\x80\x80 \xEF\xBF\xBF";
   EXPECT_EQ(JsonWriter::Escape(ok), "\"" + ok + "\"");
   // Each byte that does not start a well-formed sequence becomes \ufffd; what follows it is
   // read afresh.

@@ -1291,11 +1291,72 @@ TEST(StreamControllerTest, CalibrationIsCompleteOnceTheNeighboursAndTheProbeAreV
     if (p.kind == PlanKind::kMeasure && measured_at < 0) measured_at = i;
     EXPECT_EQ(quiet.CalibrationComplete(), measured_at >= 0) << "batch " << i;
   }
-  // Options the constructor found bad: never.
+  // Options the constructor found bad: Observe refuses every batch, so never.
   o = Options();
   o.measure_batches = 0;
   StreamController bad = Make(o);
-  EXPECT_FALSE(bad.CalibrationComplete());
+  SimulatedCard card3(21, 0.01);
+  for (int i = 0; i < 10; ++i) {
+    const BatchPlan p = bad.Plan(kItems);
+    EXPECT_FALSE(bad.Observe(p, card3.Run(p, kTransferBound, kItems)).ok());
+    EXPECT_FALSE(bad.CalibrationComplete());
+  }
+
+  // A bucket that never holds a visit's token (burst 0): nothing is ever visited, nothing owed.
+  o = Options();
+  o.exploration.burst = 0;
+  StreamController broke = Make(o);
+  SimulatedCard card4(21, 0.01);
+  for (int i = 0; i < 40; ++i) {
+    const BatchPlan p = broke.Plan(kItems);
+    EXPECT_NE(p.kind, PlanKind::kExplore);
+    ASSERT_TRUE(broke.Observe(p, card4.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_TRUE(broke.CalibrationComplete());
+  // One that never refills (budget 0): complete once the first burst is spent.
+  o = Options();
+  o.exploration.budget = 0.0;
+  StreamController spent = Make(o);
+  SimulatedCard card5(21, 0.01);
+  int explored = 0;
+  for (int i = 0; i < 200; ++i) {
+    const BatchPlan p = spent.Plan(kItems);
+    explored += p.kind == PlanKind::kExplore;
+    ASSERT_TRUE(spent.Observe(p, card5.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_GT(explored, 0);
+  EXPECT_TRUE(spent.CalibrationComplete());
+}
+
+// Batches smaller than the measured one: a target they cannot run as it is (more streams than
+// items) is not visited under another n's name, and not owed. The controller visits what it can
+// and its calibration completes; before, the clamped visit came back whenever the bucket allowed
+// and the targets after it were never reached.
+TEST(StreamControllerTest, TargetsTheBatchCannotRunAreNeitherVisitedNorOwed) {
+  StreamController c = Make();
+  SimulatedCard card(21, 0.01);
+  // Measure and derive on full batches.
+  while (c.events().empty()) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  const int star = c.streams();
+  ASSERT_GE(star, 4);
+  ASSERT_LT(star, 128);
+  // Then batches of exactly n* items: the upper neighbour and the probe are out of reach.
+  const std::int64_t items = star;
+  std::set<int> explored;
+  bool complete = false;
+  for (int i = 0; i < 600 && !complete; ++i) {
+    const BatchPlan p = c.Plan(items);
+    if (p.kind == PlanKind::kExplore) explored.insert(p.streams);
+    EXPECT_LE(p.streams, items);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, items)).ok());
+    complete = c.CalibrationComplete();
+  }
+  EXPECT_TRUE(complete) << "n* " << c.streams();
+  // The lower neighbour, which the batches can run, was visited (candidates are powers of two).
+  EXPECT_EQ(explored.count(star / 2), 1u) << "n* " << star;
 }
 
 // Where the issue bound binds (tiny sub-chunks: matrix multiplication N = 512 in run 24), the

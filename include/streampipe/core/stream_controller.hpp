@@ -259,11 +259,13 @@ class StreamController {
   // Every n with samples or issue times in this derivation, ascending.
   std::vector<MeasuredN> Measured() const;
   // Whether this derivation has made every visit its calibration owes: the non-streamed
-  // measurement, n*'s level, both neighbours' comparisons decided (no visit, confirmation or
-  // undecided comparison pending) and the calibration probe where there is one. A neighbour
-  // revisited after `revisit_batches` is upkeep, not owed. True where exploration is off or the
-  // model has no terms to explore with (nothing is owed); false before the first measurement,
-  // while a (re-)measurement is pending, and for traits or options the constructor found bad.
+  // measurement, n*'s level, both neighbours sampled (samples_per_candidate each in this
+  // derivation; no confirmation or undecided comparison pending) and the calibration probe where
+  // there is one. A neighbour revisited after `revisit_batches` is upkeep, not owed; so is a
+  // target the last planned batch's items would run at another n (ClampToItems). True where
+  // nothing can be owed: exploration off, no model terms, exploration.burst < 1 (no visit is
+  // ever paid), or budget 0 once the bucket is spent. False before the first measurement, while
+  // a (re-)measurement is pending, and for traits or options the constructor found bad.
   // The predictions far from n* rest on the probe: `streampipe sweep` runs its adaptive
   // pipeline on until this holds (up to --adaptive-max-batches).
   bool CalibrationComplete() const;
@@ -305,10 +307,12 @@ class StreamController {
   int ClampToItems(int n, std::int64_t items) const;
   double ModelMs(int n, double c) const { return ModelMs(n, c, s_); }  // at the reference items
   double ModelMs(int n, double c, double s) const;
-  std::optional<int> ExploreTarget() const;  // OwedVisit(), else a neighbour to revisit
+  // OwedVisit(items), else a neighbour to revisit; only n a batch of `items` runs as they are.
+  std::optional<int> ExploreTarget(std::int64_t items) const;
   // The next visit this derivation's calibration owes (a suggested n, a neighbour's comparison,
-  // the probe), if any.
-  std::optional<int> OwedVisit() const;
+  // the probe), if any; with items > 0 only targets a batch of that many items runs as they are
+  // (ClampToItems(n, items) == n).
+  std::optional<int> OwedVisit(std::int64_t items) const;
   std::vector<int> Neighbours() const;  // n*'s neighbours among the candidates (0-2)
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
   // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
@@ -396,6 +400,7 @@ class StreamController {
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
   double tokens_ = 0.0;
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
+  std::int64_t planned_items_ = 0;  // the items of the last Plan()
   int explore_n_ = 0;      // the neighbour being visited
   int explore_left_ = 0;   // batches of the visit still to plan
   // The one free slot: a neighbour visited again, outside the budget, once n* has

@@ -271,7 +271,8 @@ struct AdaptiveRuns {
   int off = 0;       // of them, whose kept run does not agree (deviation > 1 or NaN)
   // Of them, those that record whether the kept run's calibration was complete
   // (adaptive_calibrated >= 0), and of those, the ones where it was not: the run ended at
-  // --adaptive-max-batches with visits still owed, so its predictions far from n* rest on less.
+  // --adaptive-max-batches with its calibration incomplete, so its predictions far from n* rest
+  // on less.
   int calibration_recorded = 0;
   int incomplete = 0;
   // The kept runs' batches: the median and the most over the configurations that record them.
@@ -314,7 +315,8 @@ struct SweepSummary {
 // configuration with two points of the same n, or whose points disagree on chosen,
 // adaptive_n, adaptive_runs, adaptive_deviation, adaptive_batches or adaptive_calibrated (names
 // the configuration, the column and the two values); a negative adaptive_runs or
-// adaptive_batches; an adaptive_calibrated other than -1, 0 or 1.
+// adaptive_batches; an adaptive_calibrated other than -1, 0 or 1, or recorded (0 or 1) with
+// adaptive_batches or adaptive_runs below 1.
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
 // The tables (accuracy, accuracy per grid where there are several, choice of n, speed-ups,
