@@ -19,7 +19,7 @@
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--max-batches=B] [--seeds=20]
 //                    [--noise=0.02]
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
-//                    [--probe-ratio=R] [--recheck-slower=F] [--kernel-half-share=S] [--no-kernel-halves]
+//                    [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves]
 //                    [--burst=FROM:TO:EXCESS] [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
 // right tail that run 97 measured for tiny batches; default none). `--slow-run=L`: the slowed
@@ -84,7 +84,6 @@ struct Settings {
   bool slow_issue = false;  // a slowed batch's issue time is slowed too (a burst on the host)
   int worst = 0;  // the worst predicted points to list (of seed 0)
   double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
-  double recheck_slower = -1.0;  // exploration.recheck_slower; < 0: the default
   // The kernel at half the batch, as a share of the whole kernel, for every configuration;
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
@@ -133,7 +132,6 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.candidates.powers_of_two = true;
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
     if (s.probe_ratio >= 0.0) ao.exploration.probe_ratio = s.probe_ratio;
-    if (s.recheck_slower >= 0.0) ao.exploration.recheck_slower = s.recheck_slower;
     ao.measure_kernel_halves = !s.no_kernel_halves;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
@@ -316,9 +314,6 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
       ok = number(argv[i] + 14, &v) && v >= 0.0 && v <= 100.0;
       s.probe_ratio = v;
-    } else if (std::strncmp(argv[i], "--recheck-slower=", 17) == 0) {
-      ok = number(argv[i] + 17, &v) && v >= 0.0 && v <= 10.0;
-      s.recheck_slower = v;
     } else if (std::strncmp(argv[i], "--kernel-half-share=", 20) == 0) {
       ok = number(argv[i] + 20, &v) && v >= 0.0 && v <= 10.0;
       s.kernel_half_share = v;
@@ -349,7 +344,7 @@ int main(int argc, char** argv) {
                 << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1, "
                    "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
                    "to 1e6, --worst: a "
-                   "whole number >= 0, --probe-ratio: 0 to 100, --recheck-slower: 0 to 10, --kernel-half-share: 0 to 10, "
+                   "whole number >= 0, --probe-ratio: 0 to 100, --kernel-half-share: 0 to 10, "
                    "--burst: FROM:TO:EXCESS, whole numbers 0 <= FROM <= TO <= 1e6 and an "
                    "excess 0 to 10, "
                    "--show: some text)\n";
@@ -372,8 +367,7 @@ int main(int argc, char** argv) {
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] [--max-batches=B] "
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
-                 "[--worst=N>=0] [--probe-ratio=R] [--recheck-slower=F] [--kernel-half-share=S] "
-                 "[--no-kernel-halves] "
+                 "[--worst=N>=0] [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves] "
                  "[--burst=FROM:TO:EXCESS] [--show=TEXT]\n";
     return 64;
   }

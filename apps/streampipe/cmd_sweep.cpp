@@ -61,7 +61,6 @@ struct Settings {
   int adaptive_max_batches = 0;
   int adaptive_retries = 2;  // adaptive runs repeated where one disagrees with the rounds
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
-  double recheck_slower = AdaptiveOptions{}.exploration.recheck_slower;
   // The kernel timed at half the batch too (the current model's fixed kernel part), by the
   // rounds and by the adaptive pipeline (AdaptiveOptions::measure_kernel_halves).
   bool kernel_halves = AdaptiveOptions{}.measure_kernel_halves;
@@ -217,7 +216,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
   ao.adaptive.exploration.probe_ratio = s.probe_ratio;
-  ao.adaptive.exploration.recheck_slower = s.recheck_slower;
   ao.adaptive.measure_kernel_halves = s.kernel_halves;
   ao.adaptive.measure_batches = s.measure_batches;
   bool pow2 = true;
@@ -579,9 +577,6 @@ int RunSweep(const std::vector<std::string>& args) {
          "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
-  fs.Add("recheck-slower", &s.recheck_slower,
-         "the adaptive pipeline's exploration.recheck_slower (a visit slower than predicted by "
-         "more than this fraction is made once more; 0: never)");
   fs.Add("measure-batches", &s.measure_batches,
          "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
          "(re-)measurement, the median of their parts used");
@@ -620,9 +615,6 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!issues.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(issues.status(), "--issue"));
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
-  }
-  if (!(s.recheck_slower >= 0.0 && s.recheck_slower <= 10.0)) {
-    return Fail(kCommand, kExitUsage, "--recheck-slower: must be in [0, 10]");
   }
   if (s.measure_batches < 1 || s.measure_batches > 15) {
     return Fail(kCommand, kExitUsage, "--measure-batches: must be in [1, 15]");

@@ -115,10 +115,6 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
       return c.adaptive.exploration.probe_ratio; }, 0.0, 100.0,
               "once per derivation, visit the largest n predicted within this many times the "
               "time of n, to calibrate the per-stream and issue costs (0 or 1: never)");
-    s->Double("exploration.recheck_slower", [](C& c) -> double& {
-      return c.adaptive.exploration.recheck_slower; }, 0.0, 10.0,
-              "a visit whose time came out slower than predicted by more than this fraction is "
-              "made once more in the derivation, its samples joined (0: never)");
     return s;
   }();
   return *schema;

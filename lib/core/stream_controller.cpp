@@ -171,7 +171,6 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
            range("exploration run", o.exploration.run, 0, 1000),
            range("exploration confirmations", o.exploration.confirmations, 1, 10),
            range("exploration probe_ratio", o.exploration.probe_ratio, 0.0, 100.0),
-           range("exploration recheck_slower", o.exploration.recheck_slower, 0.0, 10.0),
        }) {
     if (!r.ok()) return r;
   }
@@ -432,10 +431,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   wins_.clear();
   undecided_.clear();
   confirm_n_.reset();
-  recheck_.clear();
-  rechecked_.clear();
-  visit_n_ = 0;
-  visit_expected_ = 0.0;
   need_measure_ = false;
   ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
@@ -775,23 +770,7 @@ std::optional<int> StreamController::OwedVisit(std::int64_t items) const {
       probe && count(*probe) < need && reachable(*probe)) {
     return probe;
   }
-  // Then, once each, the visits that came out slower than predicted (recheck_slower).
-  for (int n : recheck_) {
-    if (n != n_star_ && reachable(n)) return n;
-  }
   return std::nullopt;
-}
-
-void StreamController::NoteVisitEnd(int n, double ratio) {
-  if (recheck_.erase(n) > 0) {
-    rechecked_.insert(n);  // this was the second visit: its samples join the first's
-    return;
-  }
-  const double tol = options_.exploration.recheck_slower;
-  if (tol > 0.0 && n == visit_n_ && visit_expected_ > 0.0 && !rechecked_.count(n) &&
-      ratio > visit_expected_ * (1.0 + tol)) {
-    recheck_.insert(n);
-  }
 }
 
 BatchPlan StreamController::Plan(std::int64_t items) {
@@ -833,9 +812,6 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   auto start_visit = [&](int target, int n) -> BatchPlan {
     explore_n_ = target;
     explore_left_ = VisitBatches() - 1;
-    visit_n_ = n;
-    const double star_ms = terms_ ? ModelMs(n_star_, c_) : 0.0;
-    visit_expected_ = star_ms > 0.0 ? ModelMs(n, c_) / star_ms : 0.0;
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   };
   if (!confirm_n_ && !undecided_.empty()) {
@@ -1142,7 +1118,6 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
           (med >= ref * (1.0 - needed) && k >= ComparisonSamples())) {
         // Not faster by the margin, or not beyond the noise on as many samples as n*'s: the
         // comparison ends (the rest of a long visit starts a new one).
-        NoteVisitEnd(plan.streams, med / ref);
         s.series = 0;
         wins_.erase(plan.streams);
         undecided_.erase(plan.streams);

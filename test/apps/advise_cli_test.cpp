@@ -163,19 +163,6 @@ TEST(AdviseCliTest, SweepBoundsItsMeasureBatches) {
   }
 }
 
-TEST(AdviseCliTest, SweepBoundsItsRecheckSlower) {
-  // As exploration.recheck_slower: 0 to 10; checked before the GPU is looked for.
-  for (const std::string flag : {"--recheck-slower=-0.1", "--recheck-slower=11",
-                                 "--recheck-slower=nan"}) {
-    CommandResult r = RunCommand(kBin + " sweep " + flag);
-    EXPECT_EQ(r.exit_code, 64) << flag;
-    EXPECT_NE(r.err.find("--recheck-slower"), std::string::npos) << flag << " -> " << r.err;
-  }
-  // In range: past the checks, to the GPU (69 here, where there is none).
-  CommandResult r = RunCommand(kBin + " sweep --recheck-slower=0");
-  EXPECT_TRUE(r.exit_code == 69 || r.exit_code == 0) << r.err;
-}
-
 TEST(AdviseCliTest, SweepBoundsItsAdaptiveMaxBatches) {
   // At least --adaptive-batches (0: four times it); checked before the GPU is looked for.
   for (const std::string flag :

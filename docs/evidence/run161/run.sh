@@ -4,6 +4,7 @@
 # calls), run 117's profile, the adaptive run on until calibrated (the default); `tests` first
 # runs every GPU test.
 #   bash docs/evidence/run161/run.sh TAG ORDER [tests]   # e.g. 1 abba tests; 2 baab
+# (da07a25's bundle: the option was reverted after this run)
 TAG=${1:-1}; ORDER=${2:-ab}
 SECONDS=0
 [ -d .device ] || tar -xJf .device.txz

@@ -5,6 +5,7 @@
 # 0.10), with no slowed batches, with runs of slowed batches (5 % of batches 1.17x, in runs of 4
 # on average: bursts a visit of two batches can sit in) and with run 97's tail (a quarter 1.17x).
 #   bash docs/evidence/session28/replay_recheck.sh > docs/evidence/session28/replay-recheck.txt
+# (with da07a25's controller_replay: the option was reverted after run 161; BIN=path/to/it)
 set -e
 P=docs/evidence/run117/h100.toml
 BIN=${BIN:-build/mine/bench/controller_replay}

@@ -117,14 +117,6 @@ struct ExplorationOptions {
   // cost s; a far point does (run 24's sweeps: on-line fits 2x off at 4-8 n*). Not in steady
   // state (overlapped batches), where a visit is a dozen batches. docs/design.md.
   double probe_ratio = 3.0;
-  // A visit (a neighbour or the probe) whose time, relative to n*'s, came out slower than the
-  // model predicted when the visit began by more than this fraction is owed one more visit in
-  // the derivation, later: the faster of the two visits' samples (their lower median) then
-  // stands for that n. A burst of other work on a shared machine only slows batches, and a
-  // visit of two consecutive batches can sit in one (runs 159-160: visits off the rounds by
-  // more than 10 % in 64 of 1240 configurations, which held 109 of their 188 points over
-  // 10 %). 0: never.
-  double recheck_slower = 0.10;
 };
 
 struct AdaptiveOptions {
@@ -269,8 +261,7 @@ class StreamController {
   // Whether this derivation has made every visit its calibration owes: the non-streamed
   // measurement, n*'s level, both neighbours sampled (samples_per_candidate each in this
   // derivation; no confirmation or undecided comparison pending) and the calibration probe where
-  // there is one, and the second visit of each that came out slower than predicted
-  // (recheck_slower). A neighbour revisited after `revisit_batches` is upkeep, not owed; so is a
+  // there is one. A neighbour revisited after `revisit_batches` is upkeep, not owed; so is a
   // target the last planned batch's items would run at another n (ClampToItems). True where
   // nothing can be owed: exploration off, no model terms, exploration.burst < 1 (no visit is
   // ever paid), or budget 0 once the bucket is spent. False before the first measurement, while
@@ -324,9 +315,6 @@ class StreamController {
   std::optional<int> OwedVisit(std::int64_t items) const;
   std::vector<int> Neighbours() const;  // n*'s neighbours among the candidates (0-2)
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
-  // A visit's comparison ended with n's time `ratio` times n*'s: owe it once more where that is
-  // slower than predicted at the visit's start by more than recheck_slower (not twice).
-  void NoteVisitEnd(int n, double ratio);
   // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
   // inline_part): least squares with fixed_ms >= 0 (through the origin where the free intercept
   // is negative) of the lower median issue times over the streamed batches of this derivation,
@@ -414,13 +402,6 @@ class StreamController {
   std::map<int, int> wins_;  // neighbours found faster, visits in a row
   std::int64_t planned_items_ = 0;  // the items of the last Plan()
   int explore_n_ = 0;      // the neighbour being visited
-  // The visit's n (after the clamp) and its time relative to n*'s that the model predicted when
-  // it began (0: none); a visit slower than that by recheck_slower is owed once more (recheck_),
-  // once per n and derivation (rechecked_).
-  int visit_n_ = 0;
-  double visit_expected_ = 0.0;
-  std::set<int> recheck_;
-  std::set<int> rechecked_;
   int explore_left_ = 0;   // batches of the visit still to plan
   // The one free slot: a neighbour visited again, outside the budget, once n* has
   // `confirm_at_` samples in all (fresh samples of n* since its last visit): one that won a
