@@ -26,7 +26,7 @@ for d in sys.argv[1:]:
             if n not in rows: continue
             r=rows[n]; rm=float(r['median_ms'])
             err=[abs(float(x['pred_calibrated'])/float(x['median_ms'])-1) for x in groups[k]]
-            out.append(dict(f=f,k=k,n=n,cnt=cnt,ratio=ms/rm,iss_ratio=iss/float(r['issue_ms']) if float(r['issue_ms'])>0 else float('nan'),nstar=(n==nstar),over=sum(e>0.1 for e in err),maxerr=max(err),mode=k[5]))
+            out.append(dict(f=f,k=k,n=n,cnt=cnt,ratio=ms/rm,iss_ratio=iss/float(r['issue_ms']) if float(r['issue_ms'])>0 else float('nan'),nstar=(n==nstar),over=sum(e>0.1 for e in err),maxerr=max(err),mode=k[5],bound=float(r['issue_ms'])/rm))
 import math
 for mode in ('streams','graph'):
   for ns in (True,False):
