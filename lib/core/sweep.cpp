@@ -832,7 +832,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       });
 
   // The adaptive runs, one count per configuration (its first point stands for it).
-  std::vector<int> batches;  // the kept runs' batches, where the calibration is recorded
+  std::vector<double> batches;  // the kept runs' batches, where the calibration is recorded
   for (const Config& c : configs) {
     const SweepPoint& p = points[c.first];
     if (p.adaptive_runs <= 0) continue;
@@ -846,9 +846,9 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
     }
   }
   if (!batches.empty()) {
-    std::sort(batches.begin(), batches.end());
-    summary.adaptive_runs.median_batches = batches[(batches.size() - 1) / 2];  // the lower
-    summary.adaptive_runs.max_batches = batches.back();
+    summary.adaptive_runs.max_batches =
+        static_cast<int>(*std::max_element(batches.begin(), batches.end()));
+    summary.adaptive_runs.median_batches = static_cast<int>(LowMedian(std::move(batches)));
   }
 
   // The device's time alone.
