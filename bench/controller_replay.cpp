@@ -84,7 +84,6 @@ struct Settings {
   bool slow_issue = false;  // a slowed batch's issue time is slowed too (a burst on the host)
   int worst = 0;  // the worst predicted points to list (of seed 0)
   double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
-  double prior_samples = -1.0;  // adaptive prior_samples; < 0: the default
   // The kernel at half the batch, as a share of the whole kernel, for every configuration;
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
@@ -133,7 +132,6 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.candidates.powers_of_two = true;
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
     if (s.probe_ratio >= 0.0) ao.exploration.probe_ratio = s.probe_ratio;
-    if (s.prior_samples >= 0.0) ao.prior_samples = s.prior_samples;
     ao.measure_kernel_halves = !s.no_kernel_halves;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
@@ -316,9 +314,6 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
       ok = number(argv[i] + 14, &v) && v >= 0.0 && v <= 100.0;
       s.probe_ratio = v;
-    } else if (std::strncmp(argv[i], "--prior-samples=", 16) == 0) {
-      ok = number(argv[i] + 16, &v) && v >= 0.0 && v <= 1000.0;
-      s.prior_samples = v;
     } else if (std::strncmp(argv[i], "--kernel-half-share=", 20) == 0) {
       ok = number(argv[i] + 20, &v) && v >= 0.0 && v <= 10.0;
       s.kernel_half_share = v;

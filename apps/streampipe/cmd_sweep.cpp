@@ -61,7 +61,6 @@ struct Settings {
   int adaptive_max_batches = 0;
   int adaptive_retries = 2;  // adaptive runs repeated where one disagrees with the rounds
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
-  double prior_samples = AdaptiveOptions{}.prior_samples;
   // The kernel timed at half the batch too (the current model's fixed kernel part), by the
   // rounds and by the adaptive pipeline (AdaptiveOptions::measure_kernel_halves).
   bool kernel_halves = AdaptiveOptions{}.measure_kernel_halves;
@@ -119,7 +118,6 @@ PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
 // 38), per issue mode, over the same points: the comparison holds on a noisy lease too.
 struct PredictorErrors {
   std::vector<double> calibrated, single_factor;
-  std::vector<double> samples_alone;  // the calibrated prediction with prior_samples 0
   std::vector<double> halves;  // |after / before - 1| of the measurement itself
   std::vector<double> device;  // the calibrated device part against the held batches
   int gate_timeouts = 0;       // held batches whose gate opened itself (not samples)
@@ -218,7 +216,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
   ao.adaptive.exploration.probe_ratio = s.probe_ratio;
-  ao.adaptive.prior_samples = s.prior_samples;
   ao.adaptive.measure_kernel_halves = s.kernel_halves;
   ao.adaptive.measure_batches = s.measure_batches;
   bool pow2 = true;
@@ -387,8 +384,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       errs.device.push_back(std::abs(pt.calibrated_device_ms / pt.held_ms - 1.0));
     }
     errs.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
-    pt.calibrated_samples_ms = ap.controller().SamplesPredictMs(pt.streams, c.items);
-    errs.samples_alone.push_back(std::abs(pt.calibrated_samples_ms / pt.median_ms - 1.0));
     errs.single_factor.push_back(
         std::abs(ap.controller().SingleFactorPredictMs(pt.streams, c.items) / pt.median_ms - 1.0));
     if (std::isfinite(pt.halves_ratio)) errs.halves.push_back(std::abs(pt.halves_ratio - 1.0));
@@ -582,10 +577,6 @@ int RunSweep(const std::vector<std::string>& args) {
          "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
-  fs.Add("prior-samples", &s.prior_samples,
-         "the adaptive pipeline's adaptive.prior_samples (a visited n's residual weighs k / (k + "
-         "this) for k samples, n*'s the rest; 0: the samples alone; the CSV's "
-         "pred_calibrated_samples is always the samples alone)");
   fs.Add("measure-batches", &s.measure_batches,
          "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
          "(re-)measurement, the median of their parts used");
@@ -624,9 +615,6 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!issues.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(issues.status(), "--issue"));
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
-  }
-  if (!(s.prior_samples >= 0.0 && s.prior_samples <= 1000.0)) {
-    return Fail(kCommand, kExitUsage, "--prior-samples: must be in [0, 1000]");
   }
   if (s.measure_batches < 1 || s.measure_batches > 15) {
     return Fail(kCommand, kExitUsage, "--measure-batches: must be in [1, 15]");
@@ -808,7 +796,6 @@ int RunSweep(const std::vector<std::string>& args) {
                              100 * Percentile(v, 0.5), 100 * Percentile(v, 1.0), over);
     };
     std::cerr << "streampipe sweep: " << issue << ": calibrated " << line(e.calibrated)
-              << "; from the visits' samples alone (prior_samples 0) " << line(e.samples_alone)
               << "; single factor (up to run 37) " << line(e.single_factor) << " ("
               << e.calibrated.size() << " points)\n";
     if (!e.device.empty() || e.gate_timeouts > 0) {

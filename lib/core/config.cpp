@@ -69,11 +69,6 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "re-measure and re-derive n when the detector sees drift");
     s->Bool("adaptive.online_calibration", [](C& c) -> bool& {
       return c.adaptive.online_calibration; }, "re-fit the per-stream overhead from explored n");
-    s->Double("adaptive.prior_samples", [](C& c) -> double& {
-      return c.adaptive.prior_samples; }, 0.0, 1000.0,
-              "the calibrated prediction at a visited n weighs its k samples' residual "
-              "k / (k + this) against the chosen n's (the model's shape from its level); 0: the "
-              "samples alone");
     s->Bool("adaptive.steady_state", [](C& c) -> bool& { return c.adaptive.steady_state; },
             "predict the period of overlapped batches (continuous mode) instead of one batch; "
             "batches that find the GPU idle are then not sampled");

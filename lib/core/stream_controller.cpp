@@ -171,7 +171,6 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
            range("exploration run", o.exploration.run, 0, 1000),
            range("exploration confirmations", o.exploration.confirmations, 1, 10),
            range("exploration probe_ratio", o.exploration.probe_ratio, 0.0, 100.0),
-           range("prior_samples", o.prior_samples, 0.0, 1000.0),
        }) {
     if (!r.ok()) return r;
   }
@@ -266,12 +265,6 @@ double StreamController::PredictMs(int streams, std::int64_t items) const {
   if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
   const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
   return CalibratedMs(streams) * scale;
-}
-
-double StreamController::SamplesPredictMs(int streams, std::int64_t items) const {
-  if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
-  const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
-  return CalibratedMs(streams, /*samples_alone=*/true) * scale;
 }
 
 double StreamController::DevicePredictMs(int streams, std::int64_t items) const {
@@ -595,13 +588,11 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       if (!v.empty() && n >= 1) s_model = std::min(s_model, TimeOf(Recent(v, kRecent)) / n);
     }
   }
-  Calibration cal{line, Linearized(c_, s_model), {}, {}};
+  Calibration cal{line, Linearized(c_, s_model), {}};
   const auto star = samples_.find(n_star_);
   const std::vector<double>* star_ms =
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
   const double star_time = star_ms != nullptr ? TimeOf(*star_ms) : 0.0;
-  std::vector<double> weights;          // samples behind each residual; 0 for n*'s
-  std::optional<double> star_residual;  // n*'s, where the host does not bound it
   for (const auto& [m, s] : samples_) {
     if (s.ms.empty()) continue;
     double t = 0.0;
@@ -624,11 +615,7 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       continue;
     }
     const double d = cal.device.TotalMs(m);
-    if (d > 0.0 && t > 0.0) {
-      cal.residuals.emplace_back(std::log2(m), std::log(t / d));
-      weights.push_back(m == n_star_ ? 0.0 : static_cast<double>(std::min(s.ms.size(), kRecent)));
-      if (m == n_star_) star_residual = cal.residuals.back().second;
-    }
+    if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(m), std::log(t / d));
   }
   // The non-streamed measurement is a batch at n = 1 too: where no streamed batch ran at 1, it
   // anchors the residual there, so that below the smallest n visited the correction runs
@@ -646,28 +633,12 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       !sampled_periods_) {
     const double d = cal.device.TotalMs(1);
     const double t = reference_->measured_ms;
-    if (d > 0.0 && t > 0.0) {
-      cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
-      weights.insert(weights.begin(), 0.0);  // the measurement's: not a visit, kept as it is
-    }
-  }
-  // A visit's few samples against the model's shape from n*: a visit of two batches in a burst
-  // on a shared GPU set its n's prediction to the burst (runs 159-161: 48 of 55 points over
-  // 10 % in configurations whose visit differed from the rounds by over 5 %). Its residual
-  // weighs k / (k + prior_samples) for k samples (up to kRecent), n*'s residual the rest.
-  cal.sample_residuals = cal.residuals;
-  if (star_residual && options_.prior_samples > 0.0) {
-    for (std::size_t i = 0; i < cal.residuals.size(); ++i) {
-      if (weights[i] <= 0.0) continue;  // n*'s own, and the measurement's
-      const double w = weights[i] / (weights[i] + options_.prior_samples);
-      double& r = cal.residuals[i].second;
-      r = *star_residual + w * (r - *star_residual);
-    }
+    if (d > 0.0 && t > 0.0) cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
   }
   return calibration_.emplace(std::move(cal));
 }
 
-double StreamController::CalibratedDeviceMs(int n, bool samples_alone) const {
+double StreamController::CalibratedDeviceMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) {
     // Nothing measured off the issue bound yet: the whole model, scaled to n*'s level.
@@ -675,7 +646,7 @@ double StreamController::CalibratedDeviceMs(int n, bool samples_alone) const {
   }
   // The residual interpolated linearly in log n between the measured n, held beyond them.
   const double x = std::log2(n);
-  const auto& res = samples_alone ? cal.sample_residuals : cal.residuals;
+  const auto& res = cal.residuals;
   double r = x <= res.front().first ? res.front().second : res.back().second;
   for (std::size_t i = 1; i < res.size(); ++i) {
     if (x > res[i - 1].first && x <= res[i].first) {
@@ -688,13 +659,13 @@ double StreamController::CalibratedDeviceMs(int n, bool samples_alone) const {
   return cal.device.TotalMs(n) * std::exp(r);
 }
 
-double StreamController::CalibratedMs(int n, bool samples_alone) const {
+double StreamController::CalibratedMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) return SingleFactorMs(n);
   const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n +
                                       (cal.line->inline_part ? InlineIssueMs(n) : 0.0)
                                 : 0.0;
-  return std::max(CalibratedDeviceMs(n, samples_alone), issue);
+  return std::max(CalibratedDeviceMs(n), issue);
 }
 
 std::vector<MeasuredN> StreamController::Measured() const {

@@ -728,59 +728,6 @@ TEST(StreamControllerTest, ASlowedSampleOfAVisitDoesNotHideAFasterNeighbour) {
   }
 }
 
-// adaptive.prior_samples: a visited n's residual weighs k / (k + prior) against n*'s, so a
-// visit whose every batch sat in a burst (1.2x) moves that n's prediction by part of the burst,
-// not all of it. It moves predictions only: the same card and seed run the same plans whatever
-// the prior, SamplesPredictMs is the prediction without it, and n*'s prediction is unchanged.
-TEST(StreamControllerTest, APriorOnTheModelsShapeWeighsAVisitsFewSamples) {
-  struct Run {
-    std::vector<std::pair<PlanKind, int>> plans;
-    int n_star = 0, slowed_n = 0;
-    std::map<int, double> predicted, samples_alone;
-    double exact_slowed = 0.0;
-  };
-  auto run = [](double prior) {
-    AdaptiveOptions o = Options();
-    o.prior_samples = prior;
-    StreamController c = Make(o);
-    SimulatedCard card(61);
-    Run r;
-    for (int i = 0; i < 300; ++i) {
-      const BatchPlan p = c.Plan(kItems);
-      if (p.kind == PlanKind::kExplore && r.slowed_n == 0) r.slowed_n = p.streams;
-      BatchObservation obs = card.Run(p, kTransferBound, kItems);
-      if (p.kind == PlanKind::kExplore && p.streams == r.slowed_n) obs.measured_ms *= 1.2;
-      EXPECT_TRUE(c.Observe(p, obs).ok());
-      r.plans.emplace_back(p.kind, p.streams);
-    }
-    r.n_star = c.streams();
-    for (int n = 1; n <= 128; n *= 2) {
-      r.predicted[n] = c.PredictMs(n, kItems);
-      r.samples_alone[n] = c.SamplesPredictMs(n, kItems);
-    }
-    r.exact_slowed = card.Exact(kTransferBound, r.slowed_n, kItems);
-    return r;
-  };
-  const Run none = run(0.0), two = run(2.0), strong = run(1000.0);
-  ASSERT_GT(none.slowed_n, 0) << "no neighbour was visited";
-  ASSERT_NE(none.slowed_n, none.n_star);
-  EXPECT_EQ(two.plans, none.plans);
-  EXPECT_EQ(strong.plans, none.plans);
-  for (int n = 1; n <= 128; n *= 2) {
-    EXPECT_DOUBLE_EQ(none.predicted.at(n), none.samples_alone.at(n)) << "n = " << n;
-    EXPECT_DOUBLE_EQ(two.samples_alone.at(n), none.predicted.at(n)) << "n = " << n;
-  }
-  EXPECT_DOUBLE_EQ(two.predicted.at(none.n_star), none.predicted.at(none.n_star));
-  const int m = none.slowed_n;
-  const double e0 = none.predicted.at(m) / none.exact_slowed - 1.0;
-  const double e2 = two.predicted.at(m) / none.exact_slowed - 1.0;
-  const double e1000 = strong.predicted.at(m) / none.exact_slowed - 1.0;
-  EXPECT_GT(e0, 0.12) << "the visit's burst is the prediction without the prior";
-  EXPECT_LT(std::abs(e2), 0.65 * e0) << "two samples against a prior of two: about half";
-  EXPECT_LT(std::abs(e1000), 0.4 * e0) << "the prior alone: the model's shape from n*";
-  EXPECT_LT(std::abs(e1000), std::abs(e2));
-}
-
 // The measurement's halves batch: planned before its kMeasure batches, its kernel's half in
 // the reference (per item of the reference), carried as a share of the kernel to measurements
 // without one, and off with the option. On the 1.5 MiB histogram of run 136 (whose kernel takes

@@ -5,6 +5,7 @@
 # sweep writes the prediction without it too (pred_calibrated_samples): each sweep is its own
 # paired comparison, prior against none, on the same adaptive run.
 #   bash docs/evidence/run162/run.sh     # with .device.txz carried; everything in $OUT/run162.tgz
+# (3709a48's bundle: the option was reverted after this run)
 set -u
 SECONDS=0
 [ -d .device ] || tar -xJf .device.txz

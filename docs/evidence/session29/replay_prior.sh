@@ -1,10 +1,11 @@
 #!/bin/bash
-# adaptive.prior_samples replayed (CPU only): controller_replay over 26 whole-grid sweeps (session
+# adaptive.prior_samples replayed (CPU only): controller_replay over 28 whole-grid sweeps (session
 # 28's 18 of runs 147-156, and runs 159 b, 160 and 161 b), 20 seeds, the sweep's run (150
 # batches, on until calibrated up to 600), prior_samples 0 (off) against 1, 2 and 4, with no
 # slowed batches, with runs of slowed batches (5 % of batches 1.17x, in runs of 4 on average) and
 # with run 97's tail (a quarter of batches 1.17x).
 #   bash docs/evidence/session29/replay_prior.sh > docs/evidence/session29/replay-prior.txt
+# (with 3709a48's controller_replay: the option was reverted after run 162; BIN=path/to/it)
 set -e
 P=docs/evidence/run117/h100.toml
 BIN=${BIN:-build/mine/bench/controller_replay}

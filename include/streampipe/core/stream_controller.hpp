@@ -137,11 +137,6 @@ struct AdaptiveOptions {
   bool online_calibration = true;  // re-fit c from explored batches
   ExplorationOptions exploration;
   bool steady_state = false;    // batches overlap (continuous mode): predict their period
-  // The prediction at a visited n other than n*: its measured residual against the model
-  // weighs k / (k + prior_samples) for k samples, the rest n*'s residual (the model's shape from
-  // n*'s level). A visit of two batches that sat in a burst moves the prediction at that n by
-  // half its slowdown instead of all of it (docs/design.md). 0: the samples alone.
-  double prior_samples = 0.0;
 };
 
 // InvalidArgument naming the field for out-of-range options. The candidates' item count comes
@@ -287,10 +282,6 @@ class StreamController {
   // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
   // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.
   double SingleFactorPredictMs(int streams, std::int64_t items) const;
-  // The calibrated prediction with each visited n's residual as its samples measured it
-  // (AdaptiveOptions::prior_samples = 0): equal to PredictMs where prior_samples is 0, or where
-  // the host bounds n*; kept so that sweeps compare both on the same batches.
-  double SamplesPredictMs(int streams, std::int64_t items) const;
   // The model's choice for `items` from the reference measurement, with every candidate
   // (uncalibrated but for c). FailedPrecondition before the first measurement.
   absl::StatusOr<StreamChoice> Choose(std::int64_t items) const;
@@ -348,9 +339,6 @@ class StreamController {
     std::optional<IssueLine> line;
     LinearizedModel device;                            // the paths the residuals correct
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
-    // The same before a visit's residual is weighed against n*'s (prior_samples): the samples
-    // alone (SamplesPredictMs).
-    std::vector<std::pair<double, double>> sample_residuals;
   };
   const Calibration& CalibrationNow() const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
@@ -366,10 +354,9 @@ class StreamController {
    private:
     std::optional<Calibration>& c_;
   };
-  // The calibrated prediction at n streams and the reference items; `samples_alone`: each
-  // visited n's residual as measured (Calibration::sample_residuals).
-  double CalibratedMs(int n, bool samples_alone = false) const;
-  double CalibratedDeviceMs(int n, bool samples_alone = false) const;  // its device part
+  // The calibrated prediction at n streams and the reference items.
+  double CalibratedMs(int n) const;
+  double CalibratedDeviceMs(int n) const;  // its device part
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
