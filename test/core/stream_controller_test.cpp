@@ -1093,6 +1093,66 @@ TEST(StreamControllerTest, AKeptDriftKeepsTheNeighbourMeasuredFasterThanTheModel
       << e.reason;
 }
 
+// adaptive.carry_anchor: a drift declared in a burst re-measures in it; where the drift keeps n,
+// the calibrated prediction's anchor at n = 1 is the measurement before, moved as n*'s level
+// moved since. A burst that ends after the re-measurement leaves n = 1's prediction on the card's
+// time (the re-measurement's anchor: 1.2x it); a lease that stays slower moves it with n*. The
+// same card and seed run the same plans with the option on or off: predictions only.
+TEST(StreamControllerTest, AKeptDriftsAnchorAtOneIsTheMeasurementBeforeMovedWithNStar) {
+  for (const bool burst_ends : {true, false}) {
+    SCOPED_TRACE(burst_ends ? "the burst ends after the re-measurement" : "the lease stays slower");
+    struct Run {
+      std::vector<std::pair<PlanKind, int>> plans;
+      double predicted = 0.0, measured_anchor = 0.0;
+      bool kept = false;
+    };
+    auto run = [&](bool carry) {
+      AdaptiveOptions o = Options();
+      o.carry_anchor = carry;
+      StreamController c = Make(o);
+      SimulatedCard card(71);
+      Run r;
+      std::size_t events_before = 0;
+      int phase = 0;  // 0: before, 1: the burst (until the re-measurement derived), 2: after
+      for (int i = 0; i < 700; ++i) {
+        if (phase == 0 && i == 250) {
+          phase = 1;
+          events_before = c.events().size();
+        }
+        if (phase == 1 && c.events().size() > events_before) phase = 2;
+        const BatchPlan p = c.Plan(kItems);
+        BatchObservation obs = card.Run(p, kTransferBound, kItems);
+        const double slow = phase == 1 || (phase == 2 && !burst_ends) ? 1.2 : 1.0;
+        obs.measured_ms *= slow;
+        obs.components = {obs.components.h2d_ms * slow, obs.components.kernel_ms * slow,
+                          obs.components.d2h_ms * slow, obs.components.kernel_half_ms * slow};
+        EXPECT_TRUE(c.Observe(p, obs).ok());
+        r.plans.emplace_back(p.kind, p.streams);
+      }
+      EXPECT_EQ(phase, 2) << "no drift was declared in the burst";
+      for (std::size_t e = events_before; e < c.events().size(); ++e) {
+        r.kept = r.kept || (c.events()[e].kind == EventKind::kDrift && c.events()[e].n_kept);
+      }
+      r.predicted = c.PredictMs(1, kItems);
+      r.measured_anchor = c.MeasuredAnchorPredictMs(1, kItems);
+      return r;
+    };
+    const Run on = run(true), off = run(false);
+    ASSERT_TRUE(on.kept) << "the drift did not keep n";
+    EXPECT_EQ(on.plans, off.plans);
+    EXPECT_DOUBLE_EQ(off.predicted, off.measured_anchor);
+    EXPECT_DOUBLE_EQ(on.measured_anchor, off.predicted);
+    const double exact = SimulatedCard(71).Exact(kTransferBound, 1, kItems);
+    const double now = burst_ends ? exact : 1.2 * exact;
+    EXPECT_NEAR(on.predicted / now, 1.0, 0.05);
+    if (burst_ends) {
+      EXPECT_GT(off.predicted / now, 1.12) << "the re-measurement in the burst is the anchor";
+    } else {
+      EXPECT_NEAR(off.predicted / now, 1.0, 0.05);
+    }
+  }
+}
+
 // The same workload up to one speed: once scaled by the whole batch's factor, the parts differ by
 // at most the tolerance of the batch's time (the time that moved between them).
 TEST(StreamControllerTest, TheWorkloadsShapeIsTheTimeMovedBetweenItsParts) {
