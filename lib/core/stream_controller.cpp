@@ -428,9 +428,13 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // The anchor at n = 1 for the calibrated prediction (carry_anchor): across a kept drift, the
   // estimate in force before it, re-based on n*'s level then; otherwise the new measurement.
   std::optional<CarriedAnchor> carried;
+  // Only from a derivation whose n* level is a full window of samples: in a storm of drifts a
+  // few batches apart (run 171: up to 7 kept drifts in a run, 19 batches apart) the level before
+  // is the cooldown's few batches, and the carried factor chained their noise (-57 to +48 % at
+  // n = 1 where the re-measurement's anchor was within 3 %).
   if (kept && previous->items > 0) {
     const auto star = samples_.find(old_n);
-    const double star_ms = star != samples_.end() && !star->second.ms.empty()
+    const double star_ms = star != samples_.end() && star->second.ms.size() >= kMaxSamplesPerN
                                ? StarLevelMs(star->second.ms)
                                : 0.0;
     // Samples were normalized to the reference of their time: the measurement before this one.
