@@ -69,10 +69,6 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "re-measure and re-derive n when the detector sees drift");
     s->Bool("adaptive.online_calibration", [](C& c) -> bool& {
       return c.adaptive.online_calibration; }, "re-fit the per-stream overhead from explored n");
-    s->Bool("adaptive.carry_anchor", [](C& c) -> bool& { return c.adaptive.carry_anchor; },
-            "after a drift re-measurement that keeps n, anchor the calibrated prediction at n = 1 "
-            "on the measurement before it, moved as n's level moved, not on the re-measurement "
-            "(which ran as the drift was declared)");
     s->Bool("adaptive.steady_state", [](C& c) -> bool& { return c.adaptive.steady_state; },
             "predict the period of overlapped batches (continuous mode) instead of one batch; "
             "batches that find the GPU idle are then not sampled");

@@ -267,12 +267,6 @@ double StreamController::PredictMs(int streams, std::int64_t items) const {
   return CalibratedMs(streams) * scale;
 }
 
-double StreamController::MeasuredAnchorPredictMs(int streams, std::int64_t items) const {
-  if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
-  const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
-  return CalibratedMs(streams, /*measured_anchor=*/true) * scale;
-}
-
 double StreamController::DevicePredictMs(int streams, std::int64_t items) const {
   if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
   const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
@@ -425,29 +419,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
                                 : absl::StrFormat(", the model's n = %d measured no faster",
                                                   model_choice));
   }
-  // The anchor at n = 1 for the calibrated prediction (carry_anchor): across a kept drift, the
-  // estimate in force before it, re-based on n*'s level then; otherwise the new measurement.
-  std::optional<CarriedAnchor> carried;
-  // Only from a derivation whose n* level is a full window of samples: in a storm of drifts a
-  // few batches apart (run 171: up to 7 kept drifts in a run, 19 batches apart) the level before
-  // is the cooldown's few batches, and the carried factor chained their noise (-57 to +48 % at
-  // n = 1 where the re-measurement's anchor was within 3 %).
-  if (kept && previous->items > 0) {
-    const auto star = samples_.find(old_n);
-    const double star_ms = star != samples_.end() && star->second.ms.size() >= kMaxSamplesPerN
-                               ? StarLevelMs(star->second.ms)
-                               : 0.0;
-    // Samples were normalized to the reference of their time: the measurement before this one.
-    const double star_per_item = star_ms / static_cast<double>(previous->items);
-    if (star_per_item > 0.0) {
-      const double before =
-          carried_anchor_ && carried_anchor_->star_ms_per_item > 0.0
-              ? carried_anchor_->ms_per_item * star_per_item / carried_anchor_->star_ms_per_item
-              : previous->measured_ms / static_cast<double>(previous->items);
-      if (before > 0.0) carried = CarriedAnchor{before, star_per_item};
-    }
-  }
-  carried_anchor_ = carried;
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
@@ -617,7 +588,7 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       if (!v.empty() && n >= 1) s_model = std::min(s_model, TimeOf(Recent(v, kRecent)) / n);
     }
   }
-  Calibration cal{line, Linearized(c_, s_model), {}, {}};
+  Calibration cal{line, Linearized(c_, s_model), {}};
   const auto star = samples_.find(n_star_);
   const std::vector<double>* star_ms =
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
@@ -654,35 +625,20 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // (kept out above if the host bound it), nor where the host's issue time bounds the
   // measurement itself; and not where the samples are periods (steady state, or overlapped
   // batches: the measurement is one batch's latency).
-  // After a drift re-measurement that kept n, that measurement ran when the drift was declared
-  // (often in the burst that declared it): the anchor is the one before, moved as n*'s level
-  // moved since (carry_anchor; run 162).
   const bool reference_issue_bound =
       line && reference_ && reference_->issue_ms >= kIssueBound * reference_->measured_ms;
   const auto at_one = samples_.find(1);
-  cal.measured_anchor_residuals = cal.residuals;
   if (!cal.residuals.empty() && reference_ && !reference_issue_bound &&
       (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
       !sampled_periods_) {
     const double d = cal.device.TotalMs(1);
-    const double measured = reference_->measured_ms;
-    double t = measured;
-    if (options_.carry_anchor && carried_anchor_ && star_ms != nullptr &&
-        carried_anchor_->star_ms_per_item > 0.0 && reference_->items > 0) {
-      const double items = static_cast<double>(reference_->items);
-      const double star_per_item = StarLevelMs(*star_ms) / items;
-      t = carried_anchor_->ms_per_item * star_per_item / carried_anchor_->star_ms_per_item * items;
-    }
-    if (d > 0.0 && measured > 0.0) {
-      cal.measured_anchor_residuals.emplace(cal.measured_anchor_residuals.begin(), 0.0,
-                                            std::log(measured / d));
-    }
+    const double t = reference_->measured_ms;
     if (d > 0.0 && t > 0.0) cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
   }
   return calibration_.emplace(std::move(cal));
 }
 
-double StreamController::CalibratedDeviceMs(int n, bool measured_anchor) const {
+double StreamController::CalibratedDeviceMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) {
     // Nothing measured off the issue bound yet: the whole model, scaled to n*'s level.
@@ -690,7 +646,7 @@ double StreamController::CalibratedDeviceMs(int n, bool measured_anchor) const {
   }
   // The residual interpolated linearly in log n between the measured n, held beyond them.
   const double x = std::log2(n);
-  const auto& res = measured_anchor ? cal.measured_anchor_residuals : cal.residuals;
+  const auto& res = cal.residuals;
   double r = x <= res.front().first ? res.front().second : res.back().second;
   for (std::size_t i = 1; i < res.size(); ++i) {
     if (x > res[i - 1].first && x <= res[i].first) {
@@ -703,13 +659,13 @@ double StreamController::CalibratedDeviceMs(int n, bool measured_anchor) const {
   return cal.device.TotalMs(n) * std::exp(r);
 }
 
-double StreamController::CalibratedMs(int n, bool measured_anchor) const {
+double StreamController::CalibratedMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) return SingleFactorMs(n);
   const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n +
                                       (cal.line->inline_part ? InlineIssueMs(n) : 0.0)
                                 : 0.0;
-  return std::max(CalibratedDeviceMs(n, measured_anchor), issue);
+  return std::max(CalibratedDeviceMs(n), issue);
 }
 
 std::vector<MeasuredN> StreamController::Measured() const {

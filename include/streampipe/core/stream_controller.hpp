@@ -137,12 +137,6 @@ struct AdaptiveOptions {
   bool online_calibration = true;  // re-fit c from explored batches
   ExplorationOptions exploration;
   bool steady_state = false;    // batches overlap (continuous mode): predict their period
-  // After a drift re-measurement that keeps n (the same workload, one speed), the calibrated
-  // prediction's anchor at n = 1 is the measurement before it scaled by n*'s level since over
-  // n*'s level before, not the re-measurement: that batch ran in the moment the drift was
-  // declared (run 162: kept-drift configurations' n = 1 predicted over 10 % high at 33 points,
-  // their re-measurement 1.11-1.29x the rounds'). Predictions only. docs/design.md.
-  bool carry_anchor = true;
 };
 
 // InvalidArgument naming the field for out-of-range options. The candidates' item count comes
@@ -288,10 +282,6 @@ class StreamController {
   // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
   // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.
   double SingleFactorPredictMs(int streams, std::int64_t items) const;
-  // The calibrated prediction with the anchor at n = 1 from the last measurement itself
-  // (AdaptiveOptions::carry_anchor off): equal to PredictMs until a drift re-measurement keeps
-  // n, or where the option is off; kept so that sweeps compare both on the same batches.
-  double MeasuredAnchorPredictMs(int streams, std::int64_t items) const;
   // The model's choice for `items` from the reference measurement, with every candidate
   // (uncalibrated but for c). FailedPrecondition before the first measurement.
   absl::StatusOr<StreamChoice> Choose(std::int64_t items) const;
@@ -349,8 +339,6 @@ class StreamController {
     std::optional<IssueLine> line;
     LinearizedModel device;                            // the paths the residuals correct
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
-    // The same with the anchor at n = 1 from the last measurement itself (no carried anchor).
-    std::vector<std::pair<double, double>> measured_anchor_residuals;
   };
   const Calibration& CalibrationNow() const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
@@ -366,10 +354,9 @@ class StreamController {
    private:
     std::optional<Calibration>& c_;
   };
-  // The calibrated prediction at n streams and the reference items; `measured_anchor`: with the
-  // anchor at n = 1 from the last measurement (Calibration::measured_anchor_residuals).
-  double CalibratedMs(int n, bool measured_anchor = false) const;
-  double CalibratedDeviceMs(int n, bool measured_anchor = false) const;  // its device part
+  // The calibrated prediction at n streams and the reference items.
+  double CalibratedMs(int n) const;
+  double CalibratedDeviceMs(int n) const;  // its device part
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
@@ -406,13 +393,6 @@ class StreamController {
   double s_ = 0.0;                   // issue cost of a sub-chunk in use
   int n_star_ = 1;
   double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
-  // The anchor at n = 1 carried over kept drift re-measurements (carry_anchor): its time per
-  // item, and n*'s level per item when it was last re-based.
-  struct CarriedAnchor {
-    double ms_per_item = 0.0;
-    double star_ms_per_item = 0.0;
-  };
-  std::optional<CarriedAnchor> carried_anchor_;
   std::vector<double> learning_;
   std::map<int, Samples> samples_;
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
