@@ -13,8 +13,7 @@
 // controller's exploration.probe_ratio (default: the option's default). The controller's halves
 // batch reports the sweep's kernel_half_ms (none where the sweep has none), or
 // `--kernel-half-share=S` times its kernel_ms for every configuration; `--no-kernel-halves`
-// runs the controller without that batch (the model of a sub-chunk's kernel as 1/n);
-// `--no-contemporaneous-visits` with adaptive.contemporaneous_visits off.
+// runs the controller without that batch (the model of a sub-chunk's kernel as 1/n).
 // CPU only: an A/B of a controller change against real measurements in seconds, not on the GPU.
 //
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--max-batches=B] [--seeds=20]
@@ -89,7 +88,6 @@ struct Settings {
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
   bool no_kernel_halves = false;  // the controller without its halves batch (the model before)
-  bool all_star = false;  // adaptive.contemporaneous_visits off
   // --burst=FROM:TO:EXCESS: the streamed (and explored) batches FROM..TO, counted from 0, take
   // 1 + EXCESS times as long (a burst of the lease mid-run, which the drift detector sees; their
   // issue times are not slowed). Default none (TO = -1).
@@ -135,7 +133,6 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
     if (s.probe_ratio >= 0.0) ao.exploration.probe_ratio = s.probe_ratio;
     ao.measure_kernel_halves = !s.no_kernel_halves;
-    ao.contemporaneous_visits = !s.all_star;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
     if (!model.ok()) {
@@ -322,8 +319,6 @@ int main(int argc, char** argv) {
       s.kernel_half_share = v;
     } else if (std::strcmp(argv[i], "--no-kernel-halves") == 0) {
       s.no_kernel_halves = true;
-    } else if (std::strcmp(argv[i], "--no-contemporaneous-visits") == 0) {
-      s.all_star = true;
     } else if (std::strncmp(argv[i], "--burst=", 8) == 0) {
       const std::vector<std::string> f = absl::StrSplit(argv[i] + 8, ':');
       double from = 0, to = 0;
@@ -373,7 +368,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] [--max-batches=B] "
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
                  "[--worst=N>=0] [--probe-ratio=R] [--kernel-half-share=S] [--no-kernel-halves] "
-                 "[--no-contemporaneous-visits] [--burst=FROM:TO:EXCESS] [--show=TEXT]\n";
+                 "[--burst=FROM:TO:EXCESS] [--show=TEXT]\n";
     return 64;
   }
   std::ifstream in(files[0]);

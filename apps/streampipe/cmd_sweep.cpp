@@ -118,7 +118,6 @@ PipelineOptions OptionsFor(const Config& c, const Settings& s, int max_n) {
 // 38), per issue mode, over the same points: the comparison holds on a noisy lease too.
 struct PredictorErrors {
   std::vector<double> calibrated, single_factor;
-  std::vector<double> all_star;  // the calibrated prediction with contemporaneous_visits off
   std::vector<double> halves;  // |after / before - 1| of the measurement itself
   std::vector<double> device;  // the calibrated device part against the held batches
   int gate_timeouts = 0;       // held batches whose gate opened itself (not samples)
@@ -385,8 +384,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       errs.device.push_back(std::abs(pt.calibrated_device_ms / pt.held_ms - 1.0));
     }
     errs.calibrated.push_back(std::abs(pt.calibrated_ms / pt.median_ms - 1.0));
-    pt.calibrated_all_star_ms = ap.controller().AllStarSamplesPredictMs(pt.streams, c.items);
-    errs.all_star.push_back(std::abs(pt.calibrated_all_star_ms / pt.median_ms - 1.0));
     errs.single_factor.push_back(
         std::abs(ap.controller().SingleFactorPredictMs(pt.streams, c.items) / pt.median_ms - 1.0));
     if (std::isfinite(pt.halves_ratio)) errs.halves.push_back(std::abs(pt.halves_ratio - 1.0));
@@ -799,9 +796,7 @@ int RunSweep(const std::vector<std::string>& args) {
                              100 * Percentile(v, 0.5), 100 * Percentile(v, 1.0), over);
     };
     std::cerr << "streampipe sweep: " << issue << ": calibrated " << line(e.calibrated)
-              << "; visits over all of n*'s samples (contemporaneous_visits off) "
-              << line(e.all_star) << "; single factor (up to run 37) " << line(e.single_factor)
-              << " ("
+              << "; single factor (up to run 37) " << line(e.single_factor) << " ("
               << e.calibrated.size() << " points)\n";
     if (!e.device.empty() || e.gate_timeouts > 0) {
       std::cerr << "streampipe sweep: " << issue

@@ -69,10 +69,6 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "re-measure and re-derive n when the detector sees drift");
     s->Bool("adaptive.online_calibration", [](C& c) -> bool& {
       return c.adaptive.online_calibration; }, "re-fit the per-stream overhead from explored n");
-    s->Bool("adaptive.contemporaneous_visits",
-            [](C& c) -> bool& { return c.adaptive.contemporaneous_visits; },
-            "predict a visited n from the visit over n*'s samples beside it, carried to n*'s "
-            "level now, not over n*'s samples at any time");
     s->Bool("adaptive.steady_state", [](C& c) -> bool& { return c.adaptive.steady_state; },
             "predict the period of overlapped batches (continuous mode) instead of one batch; "
             "batches that find the GPU idle are then not sampled");

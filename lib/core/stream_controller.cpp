@@ -26,12 +26,6 @@ constexpr double kIssueBound = 0.8;
 // per sub-chunk moves with n by up to about 2x (as graphs 4.7 us at n = 4, 8.3 at 8, 4.3 at 16 in
 // one configuration of run 116); bursts took 4.8-5.9x (runs 116 a2, 117 c1 and c3).
 constexpr double kIssueBurstFactor = 3.0;
-// n*'s samples within this many observations of a visit's samples are beside it
-// (AdaptiveOptions::contemporaneous_visits): about four batches at n* on either side of a visit.
-constexpr std::int64_t kBesideVisit = 5;
-// Samples the trail of a derivation keeps (StreamController::trail_): a visit's context is kept
-// until its neighbour is revisited (exploration.revisit_batches, 500 by default) and longer.
-constexpr std::size_t kTrail = 4096;
 
 bool Finite(double v) { return std::isfinite(v) && v >= 0.0; }
 
@@ -273,12 +267,6 @@ double StreamController::PredictMs(int streams, std::int64_t items) const {
   return CalibratedMs(streams) * scale;
 }
 
-double StreamController::AllStarSamplesPredictMs(int streams, std::int64_t items) const {
-  if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
-  const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
-  return CalibratedMs(streams, /*all_star=*/true) * scale;
-}
-
 double StreamController::DevicePredictMs(int streams, std::int64_t items) const {
   if (!terms_ || !reference_ || reference_->items <= 0 || streams < 1) return 0.0;
   const double scale = static_cast<double>(items) / static_cast<double>(reference_->items);
@@ -434,7 +422,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
-  trail_.clear();
   sampled_periods_ = false;
   issue_.clear();
   suggested_ = model_n;
@@ -601,32 +588,23 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       if (!v.empty() && n >= 1) s_model = std::min(s_model, TimeOf(Recent(v, kRecent)) / n);
     }
   }
-  Calibration cal{line, Linearized(c_, s_model), {}, {}};
+  Calibration cal{line, Linearized(c_, s_model), {}};
   const auto star = samples_.find(n_star_);
   const std::vector<double>* star_ms =
       star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
   const double star_time = star_ms != nullptr ? TimeOf(*star_ms) : 0.0;
-  // Each n's time, for the calibrated prediction (`contemporaneous`: a visit against n*'s
-  // samples beside it where there are enough) and into `residuals`.
-  auto add = [&](int m, const Samples& s, bool contemporaneous,
-                 std::vector<std::pair<double, double>>& residuals) {
+  for (const auto& [m, s] : samples_) {
+    if (s.ms.empty()) continue;
     double t = 0.0;
     if (m == n_star_) {
       t = StarLevelMs(s.ms);
     } else {
       // The lower median of a visit's few samples sits below their median under symmetric
-      // noise (of two, 0.56 sigma): scaled by what the same estimator makes of n*'s many, and
-      // so carried to n*'s level now. n*'s samples beside the visit shared its moment of the
-      // lease: the visit over them is its time relative to n*'s, whatever the lease did then.
+      // noise (of two, 0.56 sigma): scaled by what the same estimator makes of n*'s many.
       const std::vector<double> recent = Recent(s.ms, kRecent);
       t = TimeOf(recent);
       if (star_ms != nullptr) {
-        const int k = static_cast<int>(recent.size());
-        double like = 0.0;
-        if (contemporaneous && s.at.size() >= recent.size()) {
-          like = StarBesideMs(std::vector<std::int64_t>(s.at.end() - k, s.at.end()), k);
-        }
-        if (!(like > 0.0)) like = TimeLike(*star_ms, k);
+        const double like = TimeLike(*star_ms, static_cast<int>(recent.size()));
         if (like > 0.0) t *= star_time / like;
       }
     }
@@ -634,15 +612,10 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
     if (auto it = issue_.find(m);
         line && it != issue_.end() && !it->second.empty() &&
         TimeOf(Recent(it->second, kRecent)) >= kIssueBound * t) {
-      return;
+      continue;
     }
     const double d = cal.device.TotalMs(m);
-    if (d > 0.0 && t > 0.0) residuals.emplace_back(std::log2(m), std::log(t / d));
-  };
-  for (const auto& [m, s] : samples_) {
-    if (s.ms.empty()) continue;
-    add(m, s, options_.contemporaneous_visits, cal.residuals);
-    add(m, s, false, cal.all_star_residuals);
+    if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(m), std::log(t / d));
   }
   // The non-streamed measurement is a batch at n = 1 too: where no streamed batch ran at 1, it
   // anchors the residual there, so that below the smallest n visited the correction runs
@@ -655,42 +628,25 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   const bool reference_issue_bound =
       line && reference_ && reference_->issue_ms >= kIssueBound * reference_->measured_ms;
   const auto at_one = samples_.find(1);
-  for (auto* residuals : {&cal.residuals, &cal.all_star_residuals}) {
-    if (!residuals->empty() && reference_ && !reference_issue_bound &&
-        (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
-        !sampled_periods_) {
-      const double d = cal.device.TotalMs(1);
-      const double t = reference_->measured_ms;
-      if (d > 0.0 && t > 0.0) residuals->emplace(residuals->begin(), 0.0, std::log(t / d));
-    }
+  if (!cal.residuals.empty() && reference_ && !reference_issue_bound &&
+      (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
+      !sampled_periods_) {
+    const double d = cal.device.TotalMs(1);
+    const double t = reference_->measured_ms;
+    if (d > 0.0 && t > 0.0) cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
   }
   return calibration_.emplace(std::move(cal));
 }
 
-double StreamController::StarBesideMs(const std::vector<std::int64_t>& at, int k) const {
-  std::vector<double> beside;
-  std::int64_t last = std::numeric_limits<std::int64_t>::min();  // taken up to here
-  for (std::int64_t a : at) {  // ascending
-    const std::int64_t from = std::max(a - kBesideVisit, last + 1);
-    auto it = std::lower_bound(trail_.begin(), trail_.end(), from,
-                               [](const Logged& l, std::int64_t v) { return l.at < v; });
-    for (; it != trail_.end() && it->at <= a + kBesideVisit; ++it) {
-      if (it->streams == n_star_) beside.push_back(it->ms);
-    }
-    last = std::max(last, a + kBesideVisit);
-  }
-  return beside.size() >= 3 ? TimeLike(beside, k) : 0.0;
-}
-
-double StreamController::CalibratedDeviceMs(int n, bool all_star) const {
+double StreamController::CalibratedDeviceMs(int n) const {
   const Calibration& cal = CalibrationNow();
-  const auto& res = all_star ? cal.all_star_residuals : cal.residuals;
-  if (res.empty()) {
+  if (cal.residuals.empty()) {
     // Nothing measured off the issue bound yet: the whole model, scaled to n*'s level.
     return SingleFactorMs(n);
   }
   // The residual interpolated linearly in log n between the measured n, held beyond them.
   const double x = std::log2(n);
+  const auto& res = cal.residuals;
   double r = x <= res.front().first ? res.front().second : res.back().second;
   for (std::size_t i = 1; i < res.size(); ++i) {
     if (x > res[i - 1].first && x <= res[i].first) {
@@ -703,13 +659,13 @@ double StreamController::CalibratedDeviceMs(int n, bool all_star) const {
   return cal.device.TotalMs(n) * std::exp(r);
 }
 
-double StreamController::CalibratedMs(int n, bool all_star) const {
+double StreamController::CalibratedMs(int n) const {
   const Calibration& cal = CalibrationNow();
-  if ((all_star ? cal.all_star_residuals : cal.residuals).empty()) return SingleFactorMs(n);
+  if (cal.residuals.empty()) return SingleFactorMs(n);
   const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n +
                                       (cal.line->inline_part ? InlineIssueMs(n) : 0.0)
                                 : 0.0;
-  return std::max(CalibratedDeviceMs(n, all_star), issue);
+  return std::max(CalibratedDeviceMs(n), issue);
 }
 
 std::vector<MeasuredN> StreamController::Measured() const {
@@ -1122,14 +1078,8 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
                    static_cast<double>(obs.items);
   Samples& s = samples_[plan.streams];
   s.ms.push_back(t);
-  s.at.push_back(observations_);
-  trail_.push_back({observations_, plan.streams, t});
-  if (trail_.size() > kTrail) trail_.pop_front();
   sampled_periods_ = sampled_periods_ || obs.overlapped;
-  if (s.ms.size() > kMaxSamplesPerN) {
-    s.ms.erase(s.ms.begin());
-    s.at.erase(s.at.begin());
-  }
+  if (s.ms.size() > kMaxSamplesPerN) s.ms.erase(s.ms.begin());
   s.last_observation = observations_;
   if (plan.streams == n_star_) ++star_samples_;
 
@@ -1185,7 +1135,6 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         // n*: once most of the samples n*'s median is taken over are new (a burst that slowed
         // n*'s recent batches is outvoted).
         s.ms.clear();
-        s.at.clear();
         s.series = 0;
         explore_left_ = 0;
         confirm_n_ = plan.streams;

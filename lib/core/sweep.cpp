@@ -310,7 +310,6 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("kernel_half_ms")) read_double(&p.kernel_half_ms);
   if (has("adaptive_batches")) read_int(&p.adaptive_batches);
   if (has("adaptive_calibrated")) read_int(&p.adaptive_calibrated);
-  if (has("pred_calibrated_all_star")) read_double(&p.calibrated_all_star_ms);
   if (!s.ok()) return s;
   return p;
 }
@@ -450,7 +449,6 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("kernel_half_ms");
   c.push_back("adaptive_batches");
   c.push_back("adaptive_calibrated");
-  c.push_back("pred_calibrated_all_star");
   return c;
 }
 
@@ -490,7 +488,6 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(FormatDouble(p.kernel_half_ms));
   f.push_back(absl::StrCat(p.adaptive_batches));
   f.push_back(absl::StrCat(p.adaptive_calibrated));
-  f.push_back(FormatDouble(p.calibrated_all_star_ms));
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -508,8 +505,8 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
       // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
       // held_ms, pred_calibrated_device and pred_current_device, then adaptive_runs and
       // adaptive_deviation, then kernel_half_ms, then adaptive_batches and
-      // adaptive_calibrated, then pred_calibrated_all_star) existed parse.
-      for (int optional = 12; optional > 0 && fields.size() < columns.size(); --optional) {
+      // adaptive_calibrated) existed parse.
+      for (int optional = 11; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;

@@ -1093,55 +1093,6 @@ TEST(StreamControllerTest, AKeptDriftKeepsTheNeighbourMeasuredFasterThanTheModel
       << e.reason;
 }
 
-// adaptive.contemporaneous_visits: a visit that falls in a stretch of the lease slower by 6 %
-// (under the detector's threshold, so no drift) shares it with n*'s batches beside it. Carried to
-// n*'s level at the end through those batches, the visited n is predicted at the card's time;
-// through all of n*'s samples, at the slowed visit's (6 % high). The same card and seed run the
-// same plans with the option on or off: predictions only.
-TEST(StreamControllerTest, AVisitIsCarriedToNStarsLevelThroughTheBatchesBesideIt) {
-  constexpr double kSlow = 1.06;
-  struct Run {
-    std::vector<std::pair<PlanKind, int>> plans;
-    double predicted = 0.0, all_star = 0.0;  // at `visited`
-  };
-  // Batches `from`..`to` slowed (none where from > to); 300 batches, long after the visits.
-  auto run = [&](bool contemporaneous, int from, int to, int visited) {
-    AdaptiveOptions o = Options();
-    o.contemporaneous_visits = contemporaneous;
-    StreamController c = Make(o);
-    SimulatedCard card(83, /*noise=*/0.005);
-    Run r;
-    for (int i = 0; i < 300; ++i) {
-      const BatchPlan p = c.Plan(kItems);
-      BatchObservation obs = card.Run(p, kTransferBound, kItems);
-      if (i >= from && i <= to) obs.measured_ms *= kSlow;
-      EXPECT_TRUE(c.Observe(p, obs).ok());
-      r.plans.emplace_back(p.kind, p.streams);
-    }
-    EXPECT_EQ(c.events().size(), 1u) << "a drift was declared";
-    r.predicted = c.PredictMs(visited, kItems);
-    r.all_star = c.AllStarSamplesPredictMs(visited, kItems);
-    return r;
-  };
-  // The first visit after n*'s level is learned, found on the card not slowed.
-  const Run plain = run(true, 1, 0, 1);
-  int first = -1;
-  for (std::size_t i = 20; i < plain.plans.size() && first < 0; ++i) {
-    if (plain.plans[i].first == PlanKind::kExplore) first = static_cast<int>(i);
-  }
-  ASSERT_GE(first, 0) << "no visit";
-  const int visited = plain.plans[static_cast<std::size_t>(first)].second;
-  const Run on = run(true, first - 6, first + 9, visited);
-  const Run off = run(false, first - 6, first + 9, visited);
-  EXPECT_EQ(on.plans, off.plans);
-  EXPECT_EQ(on.plans, plain.plans) << "the slowed stretch moved a decision";
-  EXPECT_DOUBLE_EQ(off.predicted, off.all_star);
-  EXPECT_DOUBLE_EQ(on.all_star, off.predicted);
-  const double exact = SimulatedCard(83).Exact(kTransferBound, visited, kItems);
-  EXPECT_NEAR(on.predicted / exact, 1.0, 0.02) << "n = " << visited;
-  EXPECT_GT(off.predicted / exact, 1.04) << "n = " << visited;
-}
-
 // The same workload up to one speed: once scaled by the whole batch's factor, the parts differ by
 // at most the tolerance of the batch's time (the time that moved between them).
 TEST(StreamControllerTest, TheWorkloadsShapeIsTheTimeMovedBetweenItsParts) {

@@ -71,7 +71,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 13);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 12);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -83,19 +83,18 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 13], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 12], "issue_ms");
-  EXPECT_EQ(c[c.size() - 11], "issue");
-  EXPECT_EQ(c[c.size() - 10], "halves_ratio");
-  EXPECT_EQ(c[c.size() - 9], "held_ms");
-  EXPECT_EQ(c[c.size() - 8], "pred_calibrated_device");
-  EXPECT_EQ(c[c.size() - 7], "pred_current_device");
-  EXPECT_EQ(c[c.size() - 6], "adaptive_runs");
-  EXPECT_EQ(c[c.size() - 5], "adaptive_deviation");
-  EXPECT_EQ(c[c.size() - 4], "kernel_half_ms");
-  EXPECT_EQ(c[c.size() - 3], "adaptive_batches");
-  EXPECT_EQ(c[c.size() - 2], "adaptive_calibrated");
-  EXPECT_EQ(c.back(), "pred_calibrated_all_star");
+  EXPECT_EQ(c[c.size() - 12], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 11], "issue_ms");
+  EXPECT_EQ(c[c.size() - 10], "issue");
+  EXPECT_EQ(c[c.size() - 9], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 8], "held_ms");
+  EXPECT_EQ(c[c.size() - 7], "pred_calibrated_device");
+  EXPECT_EQ(c[c.size() - 6], "pred_current_device");
+  EXPECT_EQ(c[c.size() - 5], "adaptive_runs");
+  EXPECT_EQ(c[c.size() - 4], "adaptive_deviation");
+  EXPECT_EQ(c[c.size() - 3], "kernel_half_ms");
+  EXPECT_EQ(c[c.size() - 2], "adaptive_batches");
+  EXPECT_EQ(c.back(), "adaptive_calibrated");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -138,7 +137,6 @@ TEST(SweepCsvTest, RowIsExact) {
   p.kernel_half_ms = 0.1875;
   p.adaptive_batches = 412;
   p.adaptive_calibrated = 1;
-  p.calibrated_all_star_ms = 1.15625;
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -152,7 +150,7 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875,412,1,1.15625\n";
+  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875,412,1\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -312,9 +310,9 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms,
   // pred_calibrated_device, pred_current_device, adaptive_runs, adaptive_deviation and
-  // kernel_half_ms, adaptive_batches and adaptive_calibrated, pred_calibrated_all_star existed:
-  // without the last one, three, four, six, nine, ten, eleven or twelve columns they parse, with
-  // NaN, "streams", NaN, 0 and -1 there; a row as long as the new header is then an error.
+  // kernel_half_ms, adaptive_batches and adaptive_calibrated existed: without the last two,
+  // three, five, eight, nine, ten or eleven columns they parse, with NaN, "streams", NaN, 0 and
+  // -1 there; a row as long as the new header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
@@ -327,15 +325,12 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   p.kernel_half_ms = 0.375;
   p.adaptive_batches = 420;
   p.adaptive_calibrated = 0;
-  p.calibrated_all_star_ms = 2.625;
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header_a = drop_last(SweepCsvHeader());  // runs 159-161
-  const std::string row_a = drop_last(SweepCsvRow(p));
-  const std::string header_c = drop_last(drop_last(header_a));  // runs 140-158
-  const std::string row_c = drop_last(drop_last(row_a));
+  const std::string header_c = drop_last(drop_last(SweepCsvHeader()));  // runs 140-158
+  const std::string row_c = drop_last(drop_last(SweepCsvRow(p)));
   const std::string header_k = drop_last(header_c);  // runs 89-139
   const std::string row_k = drop_last(row_c);
   const std::string header_d = drop_last(drop_last(header_k));  // runs 76-88
@@ -389,12 +384,6 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].kernel_half_ms, 0.375);
   EXPECT_EQ((*r)[0].adaptive_batches, 420);
   EXPECT_EQ((*r)[0].adaptive_calibrated, 0);
-  EXPECT_EQ((*r)[0].calibrated_all_star_ms, 2.625);
-  // Runs 159-161: everything but the prediction from the samples alone.
-  r = ParseSweepCsv(header_a + row_a);
-  ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ((*r)[0].adaptive_calibrated, 0);
-  EXPECT_TRUE(std::isnan((*r)[0].calibrated_all_star_ms));
   // Runs 140-158: everything but the adaptive run's batches and calibration.
   r = ParseSweepCsv(header_c + row_c);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -413,7 +402,7 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].adaptive_runs, 0);
   EXPECT_TRUE(std::isnan((*r)[0].adaptive_deviation));
   for (const std::string& old :
-       {header_a, header_c, header_k, header_d, header_r, header0, header1, header2}) {
+       {header_c, header_k, header_d, header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -422,8 +411,7 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop pred_calibrated_all_star
-  header = header.substr(0, header.rfind(','));  // adaptive_calibrated
+  header = header.substr(0, header.rfind(','));  // drop adaptive_calibrated
   header = header.substr(0, header.rfind(','));  // adaptive_batches
   header = header.substr(0, header.rfind(','));  // kernel_half_ms
   header = header.substr(0, header.rfind(','));  // adaptive_deviation
@@ -486,21 +474,20 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 13, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 12, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 11, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 11, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 10, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
-      {n - 9, "1ms", "'held_ms': value '1ms' is not a number"},
-      {n - 8, "?", "'pred_calibrated_device': value '?' is not a number"},
-      {n - 7, "-", "'pred_current_device': value '-' is not a number"},
-      {n - 6, "", "'adaptive_runs': value '' is empty"},
-      {n - 6, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
-      {n - 5, "10%", "'adaptive_deviation': value '10%' is not a number"},
-      {n - 4, "6us", "'kernel_half_ms': value '6us' is not a number"},
-      {n - 3, "150.5", "'adaptive_batches': value '150.5' is not an integer"},
-      {n - 2, "yes", "'adaptive_calibrated': value 'yes' is not an integer"},
-      {n - 1, "1.2ms", "'pred_calibrated_all_star': value '1.2ms' is not a number"},
+      {n - 12, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 11, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 10, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 10, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 9, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 8, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 7, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 6, "-", "'pred_current_device': value '-' is not a number"},
+      {n - 5, "", "'adaptive_runs': value '' is empty"},
+      {n - 5, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
+      {n - 4, "10%", "'adaptive_deviation': value '10%' is not a number"},
+      {n - 3, "6us", "'kernel_half_ms': value '6us' is not a number"},
+      {n - 2, "150.5", "'adaptive_batches': value '150.5' is not an integer"},
+      {n - 1, "yes", "'adaptive_calibrated': value 'yes' is not an integer"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =

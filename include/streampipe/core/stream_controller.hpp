@@ -33,7 +33,6 @@
 #define STREAMPIPE_CORE_STREAM_CONTROLLER_HPP_
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -138,13 +137,6 @@ struct AdaptiveOptions {
   bool online_calibration = true;  // re-fit c from explored batches
   ExplorationOptions exploration;
   bool steady_state = false;    // batches overlap (continuous mode): predict their period
-  // The calibrated prediction at a visited n (not n*) is the visit's time scaled by n*'s level
-  // now over n*'s level around the visit (n*'s samples within a few batches of the visit's), not
-  // over n*'s level over all its samples: a visit and the n* batches beside it share the lease's
-  // moment (a burst, a slower host), so their ratio carries over to n*'s level at the end.
-  // Where n* has fewer than three samples beside the visit, as before. Predictions only.
-  // docs/design.md.
-  bool contemporaneous_visits = true;
 };
 
 // InvalidArgument naming the field for out-of-range options. The candidates' item count comes
@@ -290,10 +282,6 @@ class StreamController {
   // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
   // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.
   double SingleFactorPredictMs(int streams, std::int64_t items) const;
-  // The calibrated prediction with each visit scaled by n*'s level over all its samples
-  // (AdaptiveOptions::contemporaneous_visits off): equal to PredictMs where the option is off;
-  // kept so that sweeps compare both on the same batches.
-  double AllStarSamplesPredictMs(int streams, std::int64_t items) const;
   // The model's choice for `items` from the reference measurement, with every candidate
   // (uncalibrated but for c). FailedPrecondition before the first measurement.
   absl::StatusOr<StreamChoice> Choose(std::int64_t items) const;
@@ -301,7 +289,6 @@ class StreamController {
  private:
   struct Samples {
     std::vector<double> ms;  // normalized to the reference item count, most recent last
-    std::vector<std::int64_t> at;  // the observation each sample of `ms` came from
     std::int64_t last_observation = -1;
     int series = 0;  // the most recent samples that belong to the current comparison with n*
   };
@@ -352,9 +339,6 @@ class StreamController {
     std::optional<IssueLine> line;
     LinearizedModel device;                            // the paths the residuals correct
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
-    // The same with each visit scaled by n*'s level over all its samples (contemporaneous_visits
-    // off).
-    std::vector<std::pair<double, double>> all_star_residuals;
   };
   const Calibration& CalibrationNow() const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
@@ -370,14 +354,9 @@ class StreamController {
    private:
     std::optional<Calibration>& c_;
   };
-  // n*'s time by the estimator of a visit of k samples (TimeLike), over the samples at n* (the
-  // current one) within kBesideVisit observations of the visit's samples `at` (from trail_);
-  // 0 where fewer than three.
-  double StarBesideMs(const std::vector<std::int64_t>& at, int k) const;
-  // The calibrated prediction at n streams and the reference items; `all_star`: with each visit
-  // scaled by n*'s level over all its samples (Calibration::all_star_residuals).
-  double CalibratedMs(int n, bool all_star = false) const;
-  double CalibratedDeviceMs(int n, bool all_star = false) const;  // its device part
+  // The calibrated prediction at n streams and the reference items.
+  double CalibratedMs(int n) const;
+  double CalibratedDeviceMs(int n) const;  // its device part
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
@@ -416,14 +395,6 @@ class StreamController {
   double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
   std::vector<double> learning_;
   std::map<int, Samples> samples_;
-  // Every sample of this derivation, oldest first, up to kTrail (samples_ keeps the last few
-  // dozen per n): where n*'s batches beside a visit made long ago stand.
-  struct Logged {
-    std::int64_t at = 0;  // its observation
-    int streams = 0;
-    double ms = 0.0;      // as in Samples::ms
-  };
-  std::deque<Logged> trail_;
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore

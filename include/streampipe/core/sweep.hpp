@@ -104,10 +104,6 @@ struct SweepPoint {
   // point of a configuration; 0 / -1 in CSVs written before the columns existed.
   int adaptive_batches = 0;
   int adaptive_calibrated = -1;
-  // The calibrated prediction with each visit scaled by n*'s level over all its samples
-  // (StreamController::AllStarSamplesPredictMs: adaptive.contemporaneous_visits off), to compare
-  // with calibrated_ms on the same run; NaN where not computed (CSVs written before the column).
-  double calibrated_all_star_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // ---- Did the adaptive run see the card the rounds saw? ----
@@ -163,9 +159,8 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
 // model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
 // pred_current_device, adaptive_runs, adaptive_deviation, kernel_half_ms, adaptive_batches,
-// adaptive_calibrated, pred_calibrated_all_star (the last twelve optional when reading,
-// dropped from the end: files written before they existed parse with NaN, "streams", NaN, 0
-// and -1 there). Numbers are written in the shortest form that round-trips
+// adaptive_calibrated (the last eleven optional when reading, dropped from the end: files
+// written before they existed parse with NaN, "streams", NaN, 0 and -1 there). Numbers are written in the shortest form that round-trips
 // exactly; NaN is written as an empty field (infinities as inf / -inf).
 
 // The column names, in order.
