@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "bench_args.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/pipeline_types.hpp"
@@ -50,12 +51,10 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
         a.streams.push_back(n);
       }
     } else if (auto v = value("--issue=")) {
-      a.modes.clear();
-      for (absl::string_view part : absl::StrSplit(*v, ',')) {
-        absl::StatusOr<IssueMode> m = ParseIssueMode(std::string_view(part.data(), part.size()));
-        if (!m.ok()) return m.status();
-        a.modes.push_back(*m);
-      }
+      absl::StatusOr<std::vector<IssueMode>> m =
+          bench::ParseCommaList<IssueMode>(*v, ParseIssueMode);
+      if (!m.ok()) return m.status();
+      a.modes = *std::move(m);
     } else if (auto v = value("--repeat=")) {
       if (!absl::SimpleAtoi(*v, &a.repeat) || a.repeat < 1) {
         return absl::InvalidArgumentError(absl::StrCat("--repeat: '", *v, "' is not >= 1"));

@@ -1,0 +1,279 @@
+// Does the same workload at the same n run at the same speed on two pipelines of one process?
+// `streampipe sweep` measures its rounds on one StreamPipeline and the adaptive run on another
+// (its own device buffers and streams); a difference between pipelines at one n would look like
+// a visit read off that a second visit does not correct (docs/results.md, session 31).
+//
+//   instance_spread [--instances=4] [--rounds=6] [--per-visit=3] [--size-mib=64]
+//                   [--iters=1,200,500] [--orders=depth-first,breadth-first,engine-per-stream]
+//                   [--issue=streams,graph] [--streams=1,2,4,8,16,32,64,128] [--host-per-instance]
+//                   [--batches=FILE]   # a CSV row per timed batch too
+//
+// Per configuration, the instances are created one after the other and all stay alive; each
+// round visits every instance (rotated) and in it every n (ascending, then descending), one
+// untimed batch then --per-visit timed ones, so a drift of the machine moves every instance
+// alike. Prints one CSV row per (configuration, instance, n): the median of its batches, and of
+// its batches in the first and the second half of the rounds.
+// Then, per configuration and n, on stderr: the spread of the instances' medians (max / min - 1)
+// against the within-instance one (the median over instances of |second half / first half - 1|).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "bench_args.hpp"
+#include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/cuda/workloads.hpp"
+
+namespace streampipe {
+namespace {
+
+struct Args {
+  int instances = 4;
+  int rounds = 6;
+  int per_visit = 3;
+  int size_mib = 64;
+  std::vector<int> iters = {1, 200, 500};
+  std::vector<IssueOrder> orders = {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst,
+                                    IssueOrder::kEnginePerStream};
+  std::vector<IssueMode> modes = {IssueMode::kStreams, IssueMode::kGraph};
+  std::vector<int> streams = {1, 2, 4, 8, 16, 32, 64, 128};
+  bool host_per_instance = false;
+  std::string batches;  // --batches=FILE: a row per timed batch (empty: none)
+};
+
+absl::Status IntList(absl::string_view flag, absl::string_view v, int min, std::vector<int>* out) {
+  out->clear();
+  for (absl::string_view part : absl::StrSplit(v, ',')) {
+    int x = 0;
+    if (!absl::SimpleAtoi(part, &x) || x < min) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, ": '", part, "' is not an integer >= ", min));
+    }
+    out->push_back(x);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PositiveInt(absl::string_view flag, absl::string_view v, int* out) {
+  if (!absl::SimpleAtoi(v, out) || *out < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": '", v, "' is not an integer >= 1"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Args> Parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const absl::string_view arg = argv[i];
+    const auto value = [&](absl::string_view flag) -> std::optional<absl::string_view> {
+      if (!absl::StartsWith(arg, flag)) return std::nullopt;
+      return arg.substr(flag.size());
+    };
+    absl::Status st;
+    if (auto v = value("--instances=")) {
+      st = PositiveInt("--instances", *v, &a.instances);
+    } else if (auto v = value("--rounds=")) {
+      st = PositiveInt("--rounds", *v, &a.rounds);
+    } else if (auto v = value("--per-visit=")) {
+      st = PositiveInt("--per-visit", *v, &a.per_visit);
+    } else if (auto v = value("--size-mib=")) {
+      st = PositiveInt("--size-mib", *v, &a.size_mib);
+    } else if (auto v = value("--iters=")) {
+      st = IntList("--iters", *v, 0, &a.iters);
+    } else if (auto v = value("--streams=")) {
+      st = IntList("--streams", *v, 1, &a.streams);
+    } else if (auto v = value("--orders=")) {
+      absl::StatusOr<std::vector<IssueOrder>> o =
+          bench::ParseCommaList<IssueOrder>(*v, ParseIssueOrder);
+      if (!o.ok()) return o.status();
+      a.orders = *std::move(o);
+    } else if (auto v = value("--issue=")) {
+      absl::StatusOr<std::vector<IssueMode>> m =
+          bench::ParseCommaList<IssueMode>(*v, ParseIssueMode);
+      if (!m.ok()) return m.status();
+      a.modes = *std::move(m);
+    } else if (auto v = value("--batches=")) {
+      a.batches = std::string(*v);
+    } else if (arg == "--host-per-instance") {
+      a.host_per_instance = true;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("unknown argument '", arg, "'"));
+    }
+    if (!st.ok()) return st;
+  }
+  return a;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+struct HostBuffers {
+  PinnedBuffer<float> in;
+  PinnedBuffer<float> out;
+};
+
+absl::StatusOr<HostBuffers> MakeHost(std::int64_t items) {
+  absl::StatusOr<PinnedBuffer<float>> in = PinnedBuffer<float>::Create(items);
+  if (!in.ok()) return in.status();
+  absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(items);
+  if (!out.ok()) return out.status();
+  for (std::int64_t i = 0; i < items; ++i) in->span()[i] = static_cast<float>(i % 1000) * 1e-3f;
+  return HostBuffers{*std::move(in), *std::move(out)};
+}
+
+// One configuration: every instance at every n, in rounds; a CSV row per (instance, n).
+absl::Status Measure(const Args& a, int iters, IssueOrder order, IssueMode mode,
+                     std::FILE* batches) {
+  const std::int64_t items = static_cast<std::int64_t>(a.size_mib) * (1 << 20) / 4;
+  const int max_n = *std::max_element(a.streams.begin(), a.streams.end());
+  PipelineOptions o;
+  o.in_bytes_per_item = sizeof(float);
+  o.out_bytes_per_item = sizeof(float);
+  o.max_items_per_batch = items;
+  o.launch = AddScalarLauncher(iters);
+  o.max_streams = std::max(3, max_n);
+  o.order = order;
+  o.issue = mode;
+  std::vector<StreamPipeline> ps;
+  std::vector<HostBuffers> hosts;
+  for (int k = 0; k < a.instances; ++k) {
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    if (!p.ok()) return p.status();
+    ps.push_back(*std::move(p));
+    if (k == 0 || a.host_per_instance) {
+      absl::StatusOr<HostBuffers> h = MakeHost(items);
+      if (!h.ok()) return h.status();
+      hosts.push_back(*std::move(h));
+    }
+  }
+  const auto batch_of = [&](int k) {
+    HostBuffers& h = hosts[a.host_per_instance ? k : 0];
+    return HostBatch{h.in.data(), h.out.data(), items};
+  };
+  for (int k = 0; k < a.instances; ++k) {
+    for (int n : a.streams) {
+      for (int w = 0; w < 3; ++w) {
+        absl::StatusOr<BatchStats> st = ps[k].Run(batch_of(k), n);
+        if (!st.ok()) return st.status();
+      }
+    }
+  }
+  const std::string order_name(IssueOrderName(order));
+  const std::string mode_name(IssueModeName(mode));
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t nn = a.streams.size();
+  // [instance][n][half] -> batch times
+  std::vector<std::vector<std::vector<std::vector<double>>>> ms(
+      a.instances, std::vector<std::vector<std::vector<double>>>(
+                       nn, std::vector<std::vector<double>>(2)));
+  for (int r = 0; r < a.rounds; ++r) {
+    const int half = 2 * r < a.rounds ? 0 : 1;
+    for (int kk = 0; kk < a.instances; ++kk) {
+      const int k = (kk + r) % a.instances;
+      for (std::size_t jj = 0; jj < nn; ++jj) {
+        const std::size_t j = r % 2 == 0 ? jj : nn - 1 - jj;
+        absl::StatusOr<BatchStats> cold = ps[k].Run(batch_of(k), a.streams[j]);
+        if (!cold.ok()) return cold.status();
+        for (int b = 0; b < a.per_visit; ++b) {
+          absl::StatusOr<BatchStats> st = ps[k].Run(batch_of(k), a.streams[j]);
+          if (!st.ok()) return st.status();
+          ms[k][j][half].push_back(st->elapsed_ms);
+          if (batches != nullptr) {
+            const double at_s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::fprintf(batches, "%d,%s,%s,%d,%d,%d,%d,%.5f,%.5f,%.4f\n", iters, order_name.c_str(),
+                         mode_name.c_str(), r, k, a.streams[j], b, st->elapsed_ms, st->issue_ms,
+                         at_s);
+          }
+        }
+      }
+    }
+  }
+  // The output of the last batch against the CPU's: a wrong result makes the timing worthless.
+  {
+    std::vector<float> ref(static_cast<std::size_t>(items));
+    HostBuffers& h = hosts[0];
+    AddScalarReference(h.in.span(), ref, iters);
+    for (std::int64_t i = 0; i < items; ++i) {
+      if (h.out.span()[i] != ref[static_cast<std::size_t>(i)]) {
+        return absl::InternalError(absl::StrCat("item ", i, " differs from the CPU's"));
+      }
+    }
+  }
+  for (std::size_t j = 0; j < nn; ++j) {
+    double lo = 1e30, hi = 0.0;
+    std::vector<double> within;
+    for (int k = 0; k < a.instances; ++k) {
+      std::vector<double> all = ms[k][j][0];
+      all.insert(all.end(), ms[k][j][1].begin(), ms[k][j][1].end());
+      const double m = Median(all), m0 = Median(ms[k][j][0]), m1 = Median(ms[k][j][1]);
+      std::printf("%d,%s,%s,%d,%d,%.5f,%.5f,%.5f,%zu\n", iters, order_name.c_str(),
+                  mode_name.c_str(), k, a.streams[j], m, m0, m1, all.size());
+      lo = std::min(lo, m);
+      hi = std::max(hi, m);
+      if (m0 > 0.0 && m1 > 0.0) within.push_back(std::abs(m1 / m0 - 1.0));
+    }
+    std::fprintf(stderr, "%5d %-18s %-7s n=%-3d instances %.2f%% apart, halves %.2f%%\n", iters,
+                 order_name.c_str(), mode_name.c_str(), a.streams[j], 100.0 * (hi / lo - 1.0),
+                 100.0 * Median(within));
+  }
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
+int Main(int argc, char** argv) {
+  absl::StatusOr<Args> args = Parse(argc, argv);
+  if (!args.ok()) {
+    std::fprintf(stderr, "instance_spread: %s\n", std::string(args.status().message()).c_str());
+    return 64;
+  }
+  std::FILE* batches = nullptr;
+  if (!args->batches.empty()) {
+    batches = std::fopen(args->batches.c_str(), "w");
+    if (batches == nullptr) {
+      std::fprintf(stderr, "instance_spread: --batches: cannot write '%s'\n", args->batches.c_str());
+      return 73;
+    }
+    std::fprintf(batches, "iters,order,issue,round,instance,streams,batch,elapsed_ms,issue_ms,at_s\n");
+  }
+  std::printf("iters,order,issue,instance,streams,median_ms,first_half_ms,second_half_ms,batches\n");
+  for (int iters : args->iters) {
+    for (IssueOrder order : args->orders) {
+      for (IssueMode mode : args->modes) {
+        absl::Status st = Measure(*args, iters, order, mode, batches);
+        if (!st.ok()) {
+          std::fprintf(stderr, "instance_spread: %d iters, %s, %s: %s\n", iters,
+                       std::string(IssueOrderName(order)).c_str(),
+                       std::string(IssueModeName(mode)).c_str(),
+                       std::string(st.message()).c_str());
+          if (batches != nullptr) std::fclose(batches);
+          return 1;
+        }
+      }
+    }
+  }
+  if (batches != nullptr && std::fclose(batches) != 0) {
+    std::fprintf(stderr, "instance_spread: --batches: writing '%s' failed\n", args->batches.c_str());
+    return 74;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace streampipe
+
+int main(int argc, char** argv) { return streampipe::Main(argc, argv); }
