@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots of a `streampipe sweep` CSV and of streampipe Chrome traces (PNG, headless).
 
-    bench/plot.py SWEEP.csv --out DIR [--trace TRACE.json ...]
+    bench/plot.py SWEEP.csv[.gz] --out DIR [--trace TRACE.json ...]
 
 writes into DIR:
   measured_vs_predicted_<workload>_<grid>.png
@@ -24,6 +24,7 @@ python3-matplotlib and python3-numpy.
 
 import argparse
 import csv
+import gzip
 import json
 import math
 import os
@@ -88,7 +89,8 @@ def parse_int(text, where):
 
 def read_sweep(path):
     """The rows of a sweep CSV as dicts: strings for the key names, floats and ints otherwise."""
-    with open(path, newline="") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         reader = csv.reader(line for line in f if line.strip())
         try:
             header = [c.strip() for c in next(reader)]

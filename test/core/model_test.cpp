@@ -70,7 +70,7 @@ TEST(ModelTest, CurrentModelFitsTheH100Anchors) {
 }
 
 // Matrix multiplication N = 512 (2 MiB each way) from run 24's sweep
-// (docs/evidence/run24/sweep-before/sweep.csv): the sub-chunks are so small that from n = 16 on
+// (docs/evidence/run24/sweep-before/sweep.csv.gz): the sub-chunks are so small that from n = 16 on
 // every further one costs the same 11-12 us, the calibrated s of that lease.
 TEST(ModelTest, CurrentModelIssueBoundCoversTinySubChunks) {
   DeviceTraits traits = DeviceTraits::H100Anchors();
