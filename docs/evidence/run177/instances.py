@@ -22,4 +22,7 @@ for f in sys.argv[1:]:
     # same-sign persistence for offsets > 4%
     per=[(a,b) for a,b in zip(xs,ys) if abs(a)>0.04]
     print('   instance offsets >4%% in first half: %d; same side >2%% in second: %d; within 2%%: %d'%(len(per),sum(1 for a,b in per if a*b>0 and abs(b)>0.02),sum(1 for a,b in per if abs(b)<=0.02)))
+    # were the halves independent: each offset's chance of a second-half offset over 2 % on its side
+    pos=sum(y>0.02 for y in ys)/len(ys); neg=sum(y<-0.02 for y in ys)/len(ys)
+    print('   same side by chance (halves independent): %.1f'%sum(pos if a>0 else neg for a,b in per))
     for k,s in big: print('   ',k,s)
