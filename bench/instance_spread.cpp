@@ -9,17 +9,22 @@
 //                   [--batches=FILE]   # a CSV row per timed batch too
 //
 // Per configuration, the instances are created one after the other and all stay alive; each
-// round visits every instance (rotated) and in it every n (ascending, then descending), one
-// untimed batch then --per-visit timed ones, so a drift of the machine moves every instance
-// alike. Prints one CSV row per (configuration, instance, n): the median of its batches, and of
-// its batches in the first and the second half of the rounds.
-// Then, per configuration and n, on stderr: the spread of the instances' medians (max / min - 1)
-// against the within-instance one (the median over instances of |second half / first half - 1|).
+// round visits every instance (rotated) and in it every n (ascending in even rounds, descending
+// in odd ones), one untimed batch then --per-visit timed ones, so a drift of the machine moves
+// every instance alike. --rounds is even: its halves hold as many rounds each. Prints one CSV
+// row per (configuration, instance, n): the median of its batches, and of its batches in the
+// first and the second half of the rounds. Then every instance runs every n once more on an
+// output buffer filled with NaN, each checked against the CPU's result on random input.
+// On stderr, per configuration and n: in each half, the slowest instance and how far its median
+// is over the instances' median in that half. A pipeline with a speed of its own is the same
+// instance in both halves, well over; the lease's stretches pick one at random.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +32,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "bench_args.hpp"
@@ -49,6 +55,7 @@ struct Args {
   std::vector<int> streams = {1, 2, 4, 8, 16, 32, 64, 128};
   bool host_per_instance = false;
   std::string batches;  // --batches=FILE: a row per timed batch (empty: none)
+  bool batches_flag_given = false;
 };
 
 absl::Status IntList(absl::string_view flag, absl::string_view v, int min, std::vector<int>* out) {
@@ -104,6 +111,7 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
       a.modes = *std::move(m);
     } else if (auto v = value("--batches=")) {
       a.batches = std::string(*v);
+      a.batches_flag_given = true;
     } else if (arg == "--host-per-instance") {
       a.host_per_instance = true;
     } else {
@@ -111,6 +119,15 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
     }
     if (!st.ok()) return st;
   }
+  if (a.rounds % 2 != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--rounds: ", a.rounds, " is odd; the two halves of the rounds need as many rounds each"));
+  }
+  if (a.batches_flag_given && a.batches.empty()) {
+    return absl::InvalidArgumentError("--batches: no file named");
+  }
+  std::sort(a.streams.begin(), a.streams.end());
+  a.streams.erase(std::unique(a.streams.begin(), a.streams.end()), a.streams.end());
   return a;
 }
 
@@ -131,7 +148,9 @@ absl::StatusOr<HostBuffers> MakeHost(std::int64_t items) {
   if (!in.ok()) return in.status();
   absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(items);
   if (!out.ok()) return out.status();
-  for (std::int64_t i = 0; i < items; ++i) in->span()[i] = static_cast<float>(i % 1000) * 1e-3f;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (float& x : in->span()) x = u(rng);
   return HostBuffers{*std::move(in), *std::move(out)};
 }
 
@@ -160,6 +179,9 @@ absl::Status Measure(const Args& a, int iters, IssueOrder order, IssueMode mode,
       hosts.push_back(*std::move(h));
     }
   }
+  // The CPU's result, before the timing (every host buffer holds the same random input).
+  std::vector<float> ref(static_cast<std::size_t>(items));
+  AddScalarReference(hosts[0].in.span(), ref, iters);
   const auto batch_of = [&](int k) {
     HostBuffers& h = hosts[a.host_per_instance ? k : 0];
     return HostBatch{h.in.data(), h.out.data(), items};
@@ -203,33 +225,45 @@ absl::Status Measure(const Args& a, int iters, IssueOrder order, IssueMode mode,
       }
     }
   }
-  // The output of the last batch against the CPU's: a wrong result makes the timing worthless.
-  {
-    std::vector<float> ref(static_cast<std::size_t>(items));
-    HostBuffers& h = hosts[0];
-    AddScalarReference(h.in.span(), ref, iters);
-    for (std::int64_t i = 0; i < items; ++i) {
-      if (h.out.span()[i] != ref[static_cast<std::size_t>(i)]) {
-        return absl::InternalError(absl::StrCat("item ", i, " differs from the CPU's"));
+  // Every instance at every n once more, on an output filled with NaN, against the CPU's: a
+  // wrong result makes the timing worthless, and a batch that wrote nothing must not pass on an
+  // earlier batch's output.
+  for (int k = 0; k < a.instances; ++k) {
+    HostBuffers& h = hosts[a.host_per_instance ? k : 0];
+    for (int n : a.streams) {
+      std::fill(h.out.span().begin(), h.out.span().end(), std::numeric_limits<float>::quiet_NaN());
+      absl::StatusOr<BatchStats> st = ps[k].Run(batch_of(k), n);
+      if (!st.ok()) return st.status();
+      for (std::int64_t i = 0; i < items; ++i) {
+        if (h.out.span()[i] != ref[static_cast<std::size_t>(i)]) {
+          return absl::InternalError(absl::StrCat("instance ", k, ", n = ", n, ": item ", i, " is ",
+                                                  h.out.span()[i], ", the CPU's ",
+                                                  ref[static_cast<std::size_t>(i)]));
+        }
       }
     }
   }
   for (std::size_t j = 0; j < nn; ++j) {
-    double lo = 1e30, hi = 0.0;
-    std::vector<double> within;
+    std::vector<double> half_median[2];
     for (int k = 0; k < a.instances; ++k) {
       std::vector<double> all = ms[k][j][0];
       all.insert(all.end(), ms[k][j][1].begin(), ms[k][j][1].end());
-      const double m = Median(all), m0 = Median(ms[k][j][0]), m1 = Median(ms[k][j][1]);
+      const double m0 = Median(ms[k][j][0]), m1 = Median(ms[k][j][1]);
       std::printf("%d,%s,%s,%d,%d,%.5f,%.5f,%.5f,%zu\n", iters, order_name.c_str(),
-                  mode_name.c_str(), k, a.streams[j], m, m0, m1, all.size());
-      lo = std::min(lo, m);
-      hi = std::max(hi, m);
-      if (m0 > 0.0 && m1 > 0.0) within.push_back(std::abs(m1 / m0 - 1.0));
+                  mode_name.c_str(), k, a.streams[j], Median(all), m0, m1, all.size());
+      half_median[0].push_back(m0);
+      half_median[1].push_back(m1);
     }
-    std::fprintf(stderr, "%5d %-18s %-7s n=%-3d instances %.2f%% apart, halves %.2f%%\n", iters,
-                 order_name.c_str(), mode_name.c_str(), a.streams[j], 100.0 * (hi / lo - 1.0),
-                 100.0 * Median(within));
+    std::string line;
+    for (int half = 0; half < 2; ++half) {
+      const std::vector<double>& v = half_median[half];
+      const auto slowest = std::max_element(v.begin(), v.end());
+      absl::StrAppend(&line, half == 0 ? " first half: " : ", second half: ", "instance ",
+                      slowest - v.begin(), " ",
+                      absl::StrFormat("%+.2f%%", 100.0 * (*slowest / Median(v) - 1.0)));
+    }
+    std::fprintf(stderr, "%5d %-18s %-7s n=%-3d slowest in the%s\n", iters, order_name.c_str(),
+                 mode_name.c_str(), a.streams[j], line.c_str());
   }
   std::fflush(stdout);
   return absl::OkStatus();
@@ -266,8 +300,16 @@ int Main(int argc, char** argv) {
       }
     }
   }
-  if (batches != nullptr && std::fclose(batches) != 0) {
-    std::fprintf(stderr, "instance_spread: --batches: writing '%s' failed\n", args->batches.c_str());
+  if (batches != nullptr) {
+    const bool failed = std::ferror(batches) != 0;  // before fclose, which ends the stream
+    if (std::fclose(batches) != 0 || failed) {
+      std::fprintf(stderr, "instance_spread: --batches: writing '%s' failed\n",
+                   args->batches.c_str());
+      return 74;
+    }
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::fprintf(stderr, "instance_spread: writing the CSV to stdout failed\n");
     return 74;
   }
   return 0;
