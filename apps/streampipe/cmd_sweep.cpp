@@ -67,6 +67,8 @@ struct Settings {
   // Non-streamed batches per (re-)measurement of the adaptive pipeline (the median of their
   // parts: AdaptiveOptions::measure_batches).
   int measure_batches = AdaptiveOptions{}.measure_batches;
+  // The adaptive pipeline's drift threshold (AdaptiveOptions::detector.threshold).
+  double drift_threshold = AdaptiveOptions{}.detector.threshold;
   DeviceTraits traits;
   // --adaptive-trace: one row per batch of each kept adaptive run (null: none).
   std::ostream* adaptive_trace = nullptr;
@@ -218,6 +220,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.exploration.probe_ratio = s.probe_ratio;
   ao.adaptive.measure_kernel_halves = s.kernel_halves;
   ao.adaptive.measure_batches = s.measure_batches;
+  ao.adaptive.detector.threshold = s.drift_threshold;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;
@@ -580,6 +583,9 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("measure-batches", &s.measure_batches,
          "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
          "(re-)measurement, the median of their parts used");
+  fs.Add("drift-threshold", &s.drift_threshold,
+         "the adaptive pipeline's detector.threshold: the relative divergence from its prediction "
+         "that, held for detector.consecutive batches, re-measures and re-derives n");
   std::string from;
   fs.Add("from", &from,
          "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
@@ -618,6 +624,9 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   if (s.measure_batches < 1 || s.measure_batches > 15) {
     return Fail(kCommand, kExitUsage, "--measure-batches: must be in [1, 15]");
+  }
+  if (!(s.drift_threshold > 0.0 && s.drift_threshold <= 10.0)) {
+    return Fail(kCommand, kExitUsage, "--drift-threshold: must be in (0, 10]");
   }
   if (s.adaptive_retries < 0 || s.adaptive_retries > 10) {
     return Fail(kCommand, kExitUsage, "--adaptive-retries: must be in [0, 10]");

@@ -163,6 +163,17 @@ TEST(AdviseCliTest, SweepBoundsItsMeasureBatches) {
   }
 }
 
+TEST(AdviseCliTest, SweepBoundsItsDriftThreshold) {
+  // As detector.threshold: in (0, 10]; checked before the GPU is looked for.
+  for (const std::string flag :
+       {"--drift-threshold=0", "--drift-threshold=-0.1", "--drift-threshold=10.5",
+        "--drift-threshold=nan"}) {
+    CommandResult r = RunCommand(kBin + " sweep " + flag);
+    EXPECT_EQ(r.exit_code, 64) << flag;
+    EXPECT_NE(r.err.find("--drift-threshold"), std::string::npos) << flag << " -> " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, SweepBoundsItsAdaptiveMaxBatches) {
   // At least --adaptive-batches (0: four times it); checked before the GPU is looked for.
   for (const std::string flag :
