@@ -19,7 +19,7 @@
 // Times are device times from CUDA events (sums of the batches' times), after warm-up.
 //   adaptive_bench [stationary|two-phase|continuous|all|ramp|switch] [--batches=N]
 //                  [--two-phase-mib=6.5]
-//                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3]
+//                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3] [--drift-threshold=0.1]
 //                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>
 
@@ -56,6 +56,8 @@ double g_two_phase_mib = 6.5;   // batch size of the two-phase workload
 double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
 int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
 double g_probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;  // 0: no calibration probe
+// adaptive.detector.threshold of every adaptive run (--drift-threshold)
+double g_drift_threshold = AdaptiveOptions{}.detector.threshold;
 IssueMode g_issue = IssueMode::kStreams;
 int g_ramp_repeats = 7;
 const int kCandidates[] = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -72,6 +74,7 @@ PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, 
   o.adaptive.candidates.powers_of_two = true;
   o.adaptive.measure_batches = g_measure_batches;
   o.adaptive.exploration.probe_ratio = g_probe_ratio;
+  o.adaptive.detector.threshold = g_drift_threshold;
   o.issue = g_issue;
   return o;
 }
@@ -476,6 +479,15 @@ int main(int argc, char** argv) {
       g_measure_batches = std::atoi(argv[i] + 18);
     } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
       g_probe_ratio = std::atof(argv[i] + 14);
+    } else if (std::strncmp(argv[i], "--drift-threshold=", 18) == 0) {
+      char* end = nullptr;
+      g_drift_threshold = std::strtod(argv[i] + 18, &end);
+      if (end == argv[i] + 18 || *end != '\0' || !(g_drift_threshold > 0.0) ||
+          g_drift_threshold > 10.0) {
+        std::cerr << "adaptive_bench: --drift-threshold: '" << (argv[i] + 18)
+                  << "' is not a number in (0, 10]\n";
+        return 2;
+      }
     } else if (std::strncmp(argv[i], "--ramp-repeats=", 15) == 0) {
       g_ramp_repeats = std::max(1, std::atoi(argv[i] + 15));
     } else if (std::strncmp(argv[i], "--issue=", 8) == 0) {
