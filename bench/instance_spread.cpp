@@ -3,7 +3,7 @@
 // (its own device buffers and streams); a difference between pipelines at one n would look like
 // a visit read off that a second visit does not correct (docs/results.md, session 31).
 //
-//   instance_spread [--instances=4] [--rounds=6] [--per-visit=3] [--size-mib=64]
+//   instance_spread [--instances=4] [--rounds=6] [--per-visit=3] [--size-mib=64 (at most 4096)]
 //                   [--iters=1,200,500] [--orders=depth-first,breadth-first,engine-per-stream]
 //                   [--issue=streams,graph] [--streams=1,2,4,8,16,32,64,128] [--host-per-instance]
 //                   [--batches=FILE]   # a CSV row per timed batch too
@@ -36,6 +36,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "bench_args.hpp"
+#include "streampipe/core/statistics.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/workloads.hpp"
@@ -119,6 +120,10 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
     }
     if (!st.ok()) return st;
   }
+  if (a.size_mib > 4096) {  // the input and the CPU's result are held on the host too
+    return absl::InvalidArgumentError(
+        absl::StrCat("--size-mib: ", a.size_mib, " is over 4096 (4 GiB each way)"));
+  }
   if (a.rounds % 2 != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--rounds: ", a.rounds, " is odd; the two halves of the rounds need as many rounds each"));
@@ -131,33 +136,26 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
   return a;
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
 struct HostBuffers {
   PinnedBuffer<float> in;
   PinnedBuffer<float> out;
 };
 
-absl::StatusOr<HostBuffers> MakeHost(std::int64_t items) {
-  absl::StatusOr<PinnedBuffer<float>> in = PinnedBuffer<float>::Create(items);
+absl::StatusOr<HostBuffers> MakeHost(const std::vector<float>& input) {
+  absl::StatusOr<PinnedBuffer<float>> in = PinnedBuffer<float>::Create(input.size());
   if (!in.ok()) return in.status();
-  absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(items);
+  absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(input.size());
   if (!out.ok()) return out.status();
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (float& x : in->span()) x = u(rng);
+  std::copy(input.begin(), input.end(), in->span().begin());
   return HostBuffers{*std::move(in), *std::move(out)};
 }
 
-// One configuration: every instance at every n, in rounds; a CSV row per (instance, n).
+// One configuration: every instance at every n, in rounds; a CSV row per (instance, n). `ref`
+// is the CPU's result on `input` at `iters`.
 absl::Status Measure(const Args& a, int iters, IssueOrder order, IssueMode mode,
+                     const std::vector<float>& input, const std::vector<float>& ref,
                      std::FILE* batches) {
-  const std::int64_t items = static_cast<std::int64_t>(a.size_mib) * (1 << 20) / 4;
+  const std::int64_t items = static_cast<std::int64_t>(input.size());
   const int max_n = *std::max_element(a.streams.begin(), a.streams.end());
   PipelineOptions o;
   o.in_bytes_per_item = sizeof(float);
@@ -174,14 +172,11 @@ absl::Status Measure(const Args& a, int iters, IssueOrder order, IssueMode mode,
     if (!p.ok()) return p.status();
     ps.push_back(*std::move(p));
     if (k == 0 || a.host_per_instance) {
-      absl::StatusOr<HostBuffers> h = MakeHost(items);
+      absl::StatusOr<HostBuffers> h = MakeHost(input);
       if (!h.ok()) return h.status();
       hosts.push_back(*std::move(h));
     }
   }
-  // The CPU's result, before the timing (every host buffer holds the same random input).
-  std::vector<float> ref(static_cast<std::size_t>(items));
-  AddScalarReference(hosts[0].in.span(), ref, iters);
   const auto batch_of = [&](int k) {
     HostBuffers& h = hosts[a.host_per_instance ? k : 0];
     return HostBatch{h.in.data(), h.out.data(), items};
@@ -285,10 +280,18 @@ int Main(int argc, char** argv) {
     std::fprintf(batches, "iters,order,issue,round,instance,streams,batch,elapsed_ms,issue_ms,at_s\n");
   }
   std::printf("iters,order,issue,instance,streams,median_ms,first_half_ms,second_half_ms,batches\n");
+  // One random input for every configuration, and the CPU's result once per intensity (at 500
+  // iterations over 16 M items it takes seconds).
+  std::vector<float> input(static_cast<std::size_t>(args->size_mib) * (1 << 20) / 4);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (float& x : input) x = u(rng);
+  std::vector<float> ref(input.size());
   for (int iters : args->iters) {
+    AddScalarReference(input, ref, iters);
     for (IssueOrder order : args->orders) {
       for (IssueMode mode : args->modes) {
-        absl::Status st = Measure(*args, iters, order, mode, batches);
+        absl::Status st = Measure(*args, iters, order, mode, input, ref, batches);
         if (!st.ok()) {
           std::fprintf(stderr, "instance_spread: %d iters, %s, %s: %s\n", iters,
                        std::string(IssueOrderName(order)).c_str(),
