@@ -34,7 +34,11 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "bench_args.hpp"
 #include "bench_check.hpp"
 #include "bench_kernels.hpp"
 #include "event_label.hpp"
@@ -462,45 +466,60 @@ void Switch() {
   }
 }
 
+// The flags into the globals above, and the section to run; an error names the flag and value.
+absl::StatusOr<std::string> ParseArgs(int argc, char** argv) {
+  using bench::FlagValue;
+  std::string what = "all";
+  for (int i = 1; i < argc; ++i) {
+    const absl::string_view arg = argv[i];
+    absl::Status st;
+    if (auto v = FlagValue(arg, "--batches=")) {
+      st = bench::ParseIntFlag<std::int64_t>("--batches", *v, 1, 10'000'000, &g_batches);
+    } else if (auto v = FlagValue(arg, "--two-phase-mib=")) {
+      st = bench::ParseDoubleFlag("--two-phase-mib", *v, 0.01, 4096.0, &g_two_phase_mib);
+    } else if (auto v = FlagValue(arg, "--heavy-ratio=")) {
+      st = bench::ParseDoubleFlag("--heavy-ratio", *v, 0.01, 100.0, &g_heavy_ratio);
+    } else if (auto v = FlagValue(arg, "--measure-batches=")) {  // the library's own range
+      st = bench::ParseIntFlag("--measure-batches", *v, 1, 15, &g_measure_batches);
+    } else if (auto v = FlagValue(arg, "--probe-ratio=")) {
+      st = bench::ParseDoubleFlag("--probe-ratio", *v, 0.0, 100.0, &g_probe_ratio);
+    } else if (auto v = FlagValue(arg, "--drift-threshold=")) {
+      st = bench::ParseDoubleFlag("--drift-threshold", *v, 0.0, 10.0, &g_drift_threshold);
+      if (!st.ok() || !(g_drift_threshold > 0.0)) {  // 0 would declare drift at every batch
+        st = absl::InvalidArgumentError(
+            absl::StrCat("--drift-threshold: '", *v, "' is not a number in (0, 10]"));
+      }
+    } else if (auto v = FlagValue(arg, "--ramp-repeats=")) {
+      st = bench::ParseIntFlag("--ramp-repeats", *v, 1, 1000, &g_ramp_repeats);
+    } else if (auto v = FlagValue(arg, "--issue=")) {
+      absl::StatusOr<IssueMode> m = ParseIssueMode(std::string_view(v->data(), v->size()));
+      if (!m.ok()) return absl::InvalidArgumentError(absl::StrCat("--issue: ", m.status().message()));
+      g_issue = *m;
+    } else if (arg == "all" || arg == "stationary" || arg == "two-phase" ||
+               arg == "continuous" || arg == "ramp" || arg == "switch") {
+      what = std::string(arg);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown argument '", arg,
+          "' (sections: all stationary two-phase continuous ramp switch; flags: see the file's "
+          "header)"));
+    }
+    if (!st.ok()) return st;
+  }
+  return what;
+}
+
 }  // namespace
 }  // namespace streampipe
 
 int main(int argc, char** argv) {
   using namespace streampipe;
-  std::string what = "all";
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--batches=", 10) == 0) {
-      g_batches = std::atoll(argv[i] + 10);
-    } else if (std::strncmp(argv[i], "--two-phase-mib=", 16) == 0) {
-      g_two_phase_mib = std::atof(argv[i] + 16);
-    } else if (std::strncmp(argv[i], "--heavy-ratio=", 14) == 0) {
-      g_heavy_ratio = std::atof(argv[i] + 14);
-    } else if (std::strncmp(argv[i], "--measure-batches=", 18) == 0) {
-      g_measure_batches = std::atoi(argv[i] + 18);
-    } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
-      g_probe_ratio = std::atof(argv[i] + 14);
-    } else if (std::strncmp(argv[i], "--drift-threshold=", 18) == 0) {
-      char* end = nullptr;
-      g_drift_threshold = std::strtod(argv[i] + 18, &end);
-      if (end == argv[i] + 18 || *end != '\0' || !(g_drift_threshold > 0.0) ||
-          g_drift_threshold > 10.0) {
-        std::cerr << "adaptive_bench: --drift-threshold: '" << (argv[i] + 18)
-                  << "' is not a number in (0, 10]\n";
-        return 2;
-      }
-    } else if (std::strncmp(argv[i], "--ramp-repeats=", 15) == 0) {
-      g_ramp_repeats = std::max(1, std::atoi(argv[i] + 15));
-    } else if (std::strncmp(argv[i], "--issue=", 8) == 0) {
-      absl::StatusOr<IssueMode> m = ParseIssueMode(argv[i] + 8);
-      if (!m.ok()) {
-        std::cerr << "adaptive_bench: --issue: " << m.status().message() << "\n";
-        return 2;
-      }
-      g_issue = *m;
-    } else {
-      what = argv[i];
-    }
+  absl::StatusOr<std::string> parsed = ParseArgs(argc, argv);
+  if (!parsed.ok()) {
+    std::cerr << "adaptive_bench: " << parsed.status().message() << "\n";
+    return bench::kUsageExit;
   }
+  const std::string what = *parsed;
   if (CudaDeviceCount() == 0) {
     std::cerr << "adaptive_bench: no CUDA device (" << NoDeviceReason() << ")\n";
     return 0;

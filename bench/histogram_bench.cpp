@@ -7,7 +7,9 @@
 //            degenerate frames, with the content-dependent global-atomics kernel (and the shared
 //            kernel): frames/s per half, non-streamed against adaptive, re-derivations.
 // Frames/s are from device time (CUDA events), so the host's frame generation is not counted.
-//   histogram_bench [sizes|s44|all] [--frames=N] [--kernel=shared|shared-atomic]
+//   contdiag - not in "all": diagnostics of the continuous runs of `sizes`.
+//   histogram_bench [sizes|s44|all|contdiag] [--frames=2048] [--cont-batches=1000]
+//                   [--kernel=shared|shared-atomic]
 // --kernel picks the privatized kernel of `sizes` (and of s44's shared rows): shared merges in
 // thread-block clusters where the device can, shared-atomic with global atomics after a memset.
 #include <cuda_runtime_api.h>
@@ -21,7 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "bench_args.hpp"
 #include "bench_check.hpp"
 #include "event_label.hpp"
 #include "streampipe/core/statistics.hpp"
@@ -296,20 +302,34 @@ int main(int argc, char** argv) {
   using namespace streampipe;
   std::string what = "all";
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--frames=", 9) == 0) {
-      g_frames = std::atoll(argv[i] + 9);
-    } else if (std::strncmp(argv[i], "--kernel=", 9) == 0) {
-      absl::StatusOr<HistogramKernel> k = ParseHistogramKernel(argv[i] + 9);
+    const absl::string_view arg = argv[i];
+    absl::Status st;
+    if (auto v = bench::FlagValue(arg, "--frames=")) {  // at least one batch of 64
+      st = bench::ParseIntFlag<std::int64_t>("--frames", *v, 64, std::int64_t{1} << 40,
+                                             &g_frames);
+    } else if (auto v = bench::FlagValue(arg, "--kernel=")) {
+      absl::StatusOr<HistogramKernel> k =
+          ParseHistogramKernel(std::string_view(v->data(), v->size()));
       if (!k.ok() || *k == HistogramKernel::kGlobal) {
-        std::cerr << "histogram_bench: --kernel: shared or shared-atomic, not '" << (argv[i] + 9)
-                  << "'\n";
-        return 64;
+        st = absl::InvalidArgumentError(
+            absl::StrCat("--kernel: shared or shared-atomic, not '", *v, "'"));
+      } else {
+        g_shared = *k;
       }
-      g_shared = *k;
-    } else if (std::strncmp(argv[i], "--cont-batches=", 15) == 0) {
-      g_cont_batches = std::atoll(argv[i] + 15);
+    } else if (auto v = bench::FlagValue(arg, "--cont-batches=")) {
+      st = bench::ParseIntFlag<std::int64_t>("--cont-batches", *v, 1, std::int64_t{1} << 40,
+                                             &g_cont_batches);
+    } else if (arg == "all" || arg == "sizes" || arg == "s44" || arg == "contdiag") {
+      what = std::string(arg);
     } else {
-      what = argv[i];
+      st = absl::InvalidArgumentError(
+          absl::StrCat("unknown argument '", arg,
+                       "' (usage: histogram_bench [sizes|s44|all|contdiag] [--frames=N] "
+                       "[--cont-batches=N] [--kernel=shared|shared-atomic])"));
+    }
+    if (!st.ok()) {
+      std::cerr << "histogram_bench: " << st.message() << "\n";
+      return bench::kUsageExit;
     }
   }
   if (CudaDeviceCount() == 0) {

@@ -6,6 +6,7 @@
 // Prints one line per ladder: n, mode, the fitted limit, rate and cost per sub-chunk, then the
 // host's us per sub-chunk at each size (KiB).
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,36 +37,26 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
-    const auto value = [&](absl::string_view flag) -> std::optional<absl::string_view> {
-      if (!absl::StartsWith(arg, flag)) return std::nullopt;
-      return arg.substr(flag.size());
-    };
+    const auto value = [&](absl::string_view flag) { return bench::FlagValue(arg, flag); };
+    constexpr int kMaxInt = std::numeric_limits<int>::max();
+    absl::Status st;
     if (auto v = value("--streams=")) {
-      a.streams.clear();
-      for (absl::string_view part : absl::StrSplit(*v, ',')) {
-        int n = 0;
-        if (!absl::SimpleAtoi(part, &n) || n < 1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("--streams: '", part, "' is not an n >= 1"));
-        }
-        a.streams.push_back(n);
-      }
+      absl::StatusOr<std::vector<int>> x = bench::ParseIntListFlag("--streams", *v, 1, kMaxInt);
+      if (!x.ok()) return x.status();
+      a.streams = *std::move(x);
     } else if (auto v = value("--issue=")) {
       absl::StatusOr<std::vector<IssueMode>> m =
           bench::ParseCommaList<IssueMode>(*v, ParseIssueMode);
       if (!m.ok()) return m.status();
       a.modes = *std::move(m);
     } else if (auto v = value("--repeat=")) {
-      if (!absl::SimpleAtoi(*v, &a.repeat) || a.repeat < 1) {
-        return absl::InvalidArgumentError(absl::StrCat("--repeat: '", *v, "' is not >= 1"));
-      }
+      st = bench::ParseIntFlag("--repeat", *v, 1, kMaxInt, &a.repeat);
     } else if (auto v = value("--reps=")) {
-      if (!absl::SimpleAtoi(*v, &a.reps) || a.reps < 1) {
-        return absl::InvalidArgumentError(absl::StrCat("--reps: '", *v, "' is not >= 1"));
-      }
+      st = bench::ParseIntFlag("--reps", *v, 1, kMaxInt, &a.reps);
     } else {
       return absl::InvalidArgumentError(absl::StrCat("unknown argument '", arg, "'"));
     }
+    if (!st.ok()) return st;
   }
   return a;
 }
@@ -74,7 +65,7 @@ int Main(int argc, char** argv) {
   absl::StatusOr<Args> args = Parse(argc, argv);
   if (!args.ok()) {
     std::fprintf(stderr, "inline_ladder: %s\n", std::string(args.status().message()).c_str());
-    return 2;
+    return bench::kUsageExit;
   }
   // The traits only feed the pipeline's controller, which a fixed n does not consult: a quick
   // calibration without the sweep.

@@ -59,47 +59,29 @@ struct Args {
   bool batches_flag_given = false;
 };
 
-absl::Status IntList(absl::string_view flag, absl::string_view v, int min, std::vector<int>* out) {
-  out->clear();
-  for (absl::string_view part : absl::StrSplit(v, ',')) {
-    int x = 0;
-    if (!absl::SimpleAtoi(part, &x) || x < min) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(flag, ": '", part, "' is not an integer >= ", min));
-    }
-    out->push_back(x);
-  }
-  return absl::OkStatus();
-}
-
-absl::Status PositiveInt(absl::string_view flag, absl::string_view v, int* out) {
-  if (!absl::SimpleAtoi(v, out) || *out < 1) {
-    return absl::InvalidArgumentError(absl::StrCat(flag, ": '", v, "' is not an integer >= 1"));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<Args> Parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
-    const auto value = [&](absl::string_view flag) -> std::optional<absl::string_view> {
-      if (!absl::StartsWith(arg, flag)) return std::nullopt;
-      return arg.substr(flag.size());
-    };
+    const auto value = [&](absl::string_view flag) { return bench::FlagValue(arg, flag); };
+    constexpr int kMaxInt = std::numeric_limits<int>::max();
     absl::Status st;
     if (auto v = value("--instances=")) {
-      st = PositiveInt("--instances", *v, &a.instances);
+      st = bench::ParseIntFlag("--instances", *v, 1, kMaxInt, &a.instances);
     } else if (auto v = value("--rounds=")) {
-      st = PositiveInt("--rounds", *v, &a.rounds);
+      st = bench::ParseIntFlag("--rounds", *v, 1, kMaxInt, &a.rounds);
     } else if (auto v = value("--per-visit=")) {
-      st = PositiveInt("--per-visit", *v, &a.per_visit);
-    } else if (auto v = value("--size-mib=")) {
-      st = PositiveInt("--size-mib", *v, &a.size_mib);
+      st = bench::ParseIntFlag("--per-visit", *v, 1, kMaxInt, &a.per_visit);
+    } else if (auto v = value("--size-mib=")) {  // the host holds the input and the CPU's result
+      st = bench::ParseIntFlag("--size-mib", *v, 1, 4096, &a.size_mib);
     } else if (auto v = value("--iters=")) {
-      st = IntList("--iters", *v, 0, &a.iters);
+      absl::StatusOr<std::vector<int>> x = bench::ParseIntListFlag("--iters", *v, 0, kMaxInt);
+      if (!x.ok()) return x.status();
+      a.iters = *std::move(x);
     } else if (auto v = value("--streams=")) {
-      st = IntList("--streams", *v, 1, &a.streams);
+      absl::StatusOr<std::vector<int>> x = bench::ParseIntListFlag("--streams", *v, 1, kMaxInt);
+      if (!x.ok()) return x.status();
+      a.streams = *std::move(x);
     } else if (auto v = value("--orders=")) {
       absl::StatusOr<std::vector<IssueOrder>> o =
           bench::ParseCommaList<IssueOrder>(*v, ParseIssueOrder);
@@ -119,10 +101,6 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
       return absl::InvalidArgumentError(absl::StrCat("unknown argument '", arg, "'"));
     }
     if (!st.ok()) return st;
-  }
-  if (a.size_mib > 4096) {  // the input and the CPU's result are held on the host too
-    return absl::InvalidArgumentError(
-        absl::StrCat("--size-mib: ", a.size_mib, " is over 4096 (4 GiB each way)"));
   }
   if (a.rounds % 2 != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -268,7 +246,7 @@ int Main(int argc, char** argv) {
   absl::StatusOr<Args> args = Parse(argc, argv);
   if (!args.ok()) {
     std::fprintf(stderr, "instance_spread: %s\n", std::string(args.status().message()).c_str());
-    return 64;
+    return bench::kUsageExit;
   }
   std::FILE* batches = nullptr;
   if (!args->batches.empty()) {

@@ -497,7 +497,7 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--hand-join=", 12) == 0) {
       std::cerr << "pipeline_bench: --hand-join takes after or interleaved, not '" << argv[i] + 12
                 << "'\n";
-      return 2;
+      return 64;  // EX_USAGE, as every tool
     } else {
       args.push_back(argv[i]);
     }

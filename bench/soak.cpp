@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "bench_args.hpp"
 #include "bench_check.hpp"
 #include "event_label.hpp"
 #include "streampipe/cuda/calibrate.hpp"
@@ -154,10 +158,28 @@ int main(int argc, char** argv) {
   int width = 704, height = 576;
   std::int64_t every = 20'000;
   for (int i = 1; i < argc; ++i) {
-    std::sscanf(argv[i], "--frames=%lld", reinterpret_cast<long long*>(&frames));
-    std::sscanf(argv[i], "--width=%d", &width);
-    std::sscanf(argv[i], "--height=%d", &height);
-    std::sscanf(argv[i], "--remeasure-every=%lld", reinterpret_cast<long long*>(&every));
+    const absl::string_view arg = argv[i];
+    absl::Status st;
+    if (auto v = bench::FlagValue(arg, "--frames=")) {  // at least one batch
+      st = bench::ParseIntFlag<std::int64_t>("--frames", *v, kBatch, std::int64_t{1} << 40,
+                                             &frames);
+    } else if (auto v = bench::FlagValue(arg, "--width=")) {
+      st = bench::ParseIntFlag("--width", *v, 1, 16384, &width);
+    } else if (auto v = bench::FlagValue(arg, "--height=")) {
+      st = bench::ParseIntFlag("--height", *v, 1, 16384, &height);
+    } else if (auto v = bench::FlagValue(arg, "--remeasure-every=")) {  // 0: never forced
+      st = bench::ParseIntFlag<std::int64_t>("--remeasure-every", *v, 0,
+                                             std::int64_t{1} << 40, &every);
+    } else {
+      st = absl::InvalidArgumentError(absl::StrCat(
+          "unknown argument '", arg,
+          "' (usage: soak [--frames=1000000] [--width=704] [--height=576] "
+          "[--remeasure-every=20000])"));
+    }
+    if (!st.ok()) {
+      std::fprintf(stderr, "soak: %s\n", std::string(st.message()).c_str());
+      return bench::kUsageExit;
+    }
   }
   if (CudaDeviceCount() == 0) {
     std::fprintf(stderr, "soak: no CUDA device (%s)\n", NoDeviceReason().c_str());

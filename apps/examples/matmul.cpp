@@ -18,13 +18,16 @@
 
 int main(int argc, char** argv) {
   using namespace streampipe;
-  const int p = argc > 1 ? std::atoi(argv[1]) : 1024;
-  const int m = 2 * p;
-  const int n = p;
-  if (p < 1 || p > 16384) {
-    std::fprintf(stderr, "matmul: P must be in [1, 16384]\n");
+  char* end = nullptr;
+  const long p_arg = argc > 1 ? std::strtol(argv[1], &end, 10) : 1024;
+  if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0')) || p_arg < 1 || p_arg > 16384) {
+    std::fprintf(stderr, "matmul: usage: matmul [P], P an integer in [1, 16384], not '%s'\n",
+                 argc > 1 ? argv[argc - 1] : "");
     return 64;
   }
+  const int p = static_cast<int>(p_arg);
+  const int m = 2 * p;
+  const int n = p;
   if (CudaDeviceCount() == 0) {
     std::fprintf(stderr, "matmul: no CUDA device (%s)\n", NoDeviceReason().c_str());
     return 69;

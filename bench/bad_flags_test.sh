@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# ctest bench_bad_flags: each benchmark tool (and the matmul example) refuses a flag it cannot
+# read whole with exit 64 and a message naming the flag and the value, before it looks for a
+# GPU; and reads good flags, then stops for want of a device (CUDA_VISIBLE_DEVICES=-1 hides it).
+#   bad_flags_test.sh BENCH_DIR [MATMUL]
+set -u
+dir="$1"
+matmul="${2:-}"
+fails=0
+# expect CODE NEEDLE TOOL ARGS...: the tool exits CODE and its stderr contains NEEDLE.
+expect() {
+  local code="$1" needle="$2" tool="$3"
+  shift 3
+  local err rc
+  err="$(CUDA_VISIBLE_DEVICES=-1 timeout 60 "$tool" "$@" 2>&1 >/dev/null)"
+  rc=$?
+  if [ "$rc" != "$code" ] || [[ "$err" != *"$needle"* ]]; then
+    echo "FAIL: $(basename "$tool") $*: exit $rc (want $code), stderr: $err (want: $needle)"
+    fails=$((fails + 1))
+  else
+    echo "ok: $(basename "$tool") $* -> $rc: $err"
+  fi
+}
+a="$dir/adaptive_bench"
+expect 64 "--batches: '12x'" "$a" --batches=12x
+expect 64 "--batches: '0'" "$a" --batches=0
+expect 64 "--two-phase-mib: 'nan'" "$a" --two-phase-mib=nan
+expect 64 "--heavy-ratio: ''" "$a" --heavy-ratio=
+expect 64 "--measure-batches: '16'" "$a" --measure-batches=16
+expect 64 "--probe-ratio: '-1'" "$a" --probe-ratio=-1
+expect 64 "--drift-threshold: '0' is not a number in (0, 10]" "$a" --drift-threshold=0
+expect 64 "--ramp-repeats: '0'" "$a" --ramp-repeats=0
+expect 64 "--issue:" "$a" --issue=bogus
+expect 64 "unknown argument 'stationry'" "$a" stationry
+expect 0 "no CUDA device" "$a" stationary --batches=10 --two-phase-mib=1.5 --heavy-ratio=3 \
+  --measure-batches=15 --probe-ratio=0 --drift-threshold=10 --ramp-repeats=1 --issue=graph
+h="$dir/histogram_bench"
+expect 64 "--frames: 'abc'" "$h" --frames=abc
+expect 64 "--frames: '63'" "$h" --frames=63
+expect 64 "--cont-batches: '0'" "$h" --cont-batches=0
+expect 64 "--kernel: shared or shared-atomic, not 'global'" "$h" --kernel=global
+expect 64 "unknown argument 'sizez'" "$h" sizez
+expect 0 "no CUDA device" "$h" s44 --frames=64 --cont-batches=1 --kernel=shared-atomic
+s="$dir/soak"
+expect 64 "--frames: '10'" "$s" --frames=10
+expect 64 "--width: '0'" "$s" --width=0
+expect 64 "--height: '99999'" "$s" --height=99999
+expect 64 "--remeasure-every: '-1'" "$s" --remeasure-every=-1
+expect 64 "unknown argument '--frame=5'" "$s" --frame=5
+expect 0 "no CUDA device" "$s" --frames=64 --width=16 --height=16 --remeasure-every=0
+i="$dir/instance_spread"
+expect 64 "--size-mib: '5000'" "$i" --size-mib=5000
+expect 64 "--streams: 'x'" "$i" --streams=1,x
+expect 64 "--rounds: 3 is odd" "$i" --rounds=3
+expect 64 "unknown argument '--bogus'" "$i" --bogus
+l="$dir/inline_ladder"
+expect 64 "--reps: '0'" "$l" --reps=0
+expect 64 "--streams: '0'" "$l" --streams=4,0
+expect 64 "--launches" "$dir/histogram_shapes" --launches=0
+expect 64 "bad flag --calls=2000" "$dir/issue_cost" --calls=2000
+expect 64 "--seeds" "$dir/controller_replay" --seeds=0 x.csv
+if [ -n "$matmul" ]; then
+  expect 64 "not '12x'" "$matmul" 12x
+  expect 64 "not '0'" "$matmul" 0
+  expect 64 "not '2'" "$matmul" 1 2
+  expect 69 "no CUDA device" "$matmul" 64
+fi
+echo "$fails failed"
+[ "$fails" = 0 ]
