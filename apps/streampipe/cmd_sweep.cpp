@@ -420,6 +420,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
                           m.issue_median_ms);
   }
   std::cerr << "    adaptive measured (n:samples x ms/issue ms):" << seen << "\n";
+  // The calibrated model at those n, where the prediction takes the measurement instead.
+  std::string model_at;
+  for (const MeasuredN& m : ap.controller().Measured()) {
+    if (m.samples == 0) continue;
+    absl::StrAppendFormat(&model_at, " n=%d:%.4f", m.streams,
+                          ap.controller().ModelPredictMs(m.streams, c.items));
+  }
+  std::cerr << "    adaptive model at the measured n (n:ms):" << model_at << "\n";
   // Its derivations and switches (at which of its Observe calls): a drift re-derivation that
   // found the workload's shape unchanged keeps n and says so.
   std::string events;

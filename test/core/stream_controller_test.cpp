@@ -1678,19 +1678,64 @@ TEST(StreamControllerTest, AVisitWithInlineCopiesIsFittedLessTheirPart) {
     }
     const double i64 = 0.012 + 64 * kTrueS;
     const double i128 = 0.012 + 128 * kTrueS + kRate * kBytes;
+    // n = 128 was visited: its prediction is its own time, the issue time with the inline part
+    // (AHostBoundVisitIsPredictedByItsOwnTime); the line shows in the slope, and the part added
+    // back at an n not visited in the test before.
+    EXPECT_NEAR(c.PredictMs(128, kItems) / i128, 1.0, 1e-6);
     if (believed_rate == kRate) {
-      // The slope without the inline part, and the issue time at n = 128 with it.
+      // The slope without the inline part.
       EXPECT_NEAR(c.sub_chunk_cost_ms(), kTrueS, 1e-9);
-      EXPECT_NEAR(c.PredictMs(128, kItems) / i128, 1.0, 1e-6);
     } else {
       // 6x the rate: 128's issue time less the part falls under 64's; the line of the medians
-      // as measured (whose free intercept is negative here: through the origin), no part added.
+      // as measured (whose free intercept is negative here: through the origin), no part added,
+      // 128 s at n = 128: under the visits' own time there.
       ASSERT_LT(i128 - 6 * kRate * kBytes, i64);
       const double s = (64 * i64 + 128 * i128) / (64.0 * 64 + 128.0 * 128);
       EXPECT_NEAR(c.sub_chunk_cost_ms(), s, 1e-9);
-      EXPECT_NEAR(c.PredictMs(128, kItems), 128 * s, 1e-6);
+      EXPECT_LT(128 * s, 0.98 * i128);
     }
   }
+}
+
+// An n this derivation visited is predicted by its own time, where the host's issue time bounds
+// it too. The model would take the larger of the device paths (corrected by a residual held from
+// a device-bound n) and the issue line, and sees neither what a batch spends after its last call
+// nor anything else the host adds at that n (run 184: add-scalar depth-first call by call at
+// n = 128, visited at 0.98-1.01 of the rounds' time, predicted 11-14 % over). Here the card adds
+// 2 us a stream past 16 (0.22 ms at n = 128, on 1.16 ms of issue time: still over 0.8 of the
+// batch, so the controller counts it bound by the host) that no model term has.
+// An n not visited (32) keeps the model's prediction.
+TEST(StreamControllerTest, AHostBoundVisitIsPredictedByItsOwnTime) {
+  constexpr Workload2 kTiny{0.045, 0.08, 0.044};
+  constexpr double kTrueS = 0.009;
+  DeviceTraits believed = Believed();
+  believed.sub_chunk_cost_ms = kTrueS;
+  StreamController c(MakeModel(ModelKind::kCurrent), believed, Options());
+  SimulatedCard card(53, 0.0, kTrueS);
+  card.ReportIssueTimes(0.012);
+  card.SetUnknownEffect(0.002);
+  int star = 0;
+  ASSERT_NO_FATAL_FAILURE(StartAtStar(c, card, kTiny, &star));
+  ASSERT_LT(star, 32);
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTiny, 64));
+    ASSERT_NO_FATAL_FAILURE(Visit(c, card, kTiny, 128));
+  }
+  const double exact128 = card.Exact(kTiny, 128, kItems);
+  const double issue128 = 0.012 + 128 * kTrueS;
+  ASSERT_GE(issue128, 0.8 * exact128) << "n = 128 is bound by the host (kIssueBound)";
+  EXPECT_NEAR(c.PredictMs(128, kItems) / exact128, 1.0, 1e-6);
+  EXPECT_NEAR(c.PredictMs(64, kItems) / card.Exact(kTiny, 64, kItems), 1.0, 1e-6);
+  // The model alone there: the larger of the issue line and the device part, which misses the
+  // card's unknown part.
+  EXPECT_NEAR(c.ModelPredictMs(128, kItems) /
+                  std::max(issue128, c.DevicePredictMs(128, kItems)), 1.0, 1e-6);
+  EXPECT_LT(c.ModelPredictMs(128, kItems), 0.99 * exact128);
+  // Not visited: the larger of the issue line (exact on this card) and the device paths.
+  const double line32 = 0.012 + 32 * kTrueS;
+  EXPECT_NEAR(c.PredictMs(32, kItems) / std::max(line32, c.DevicePredictMs(32, kItems)), 1.0,
+              1e-6);
+  EXPECT_EQ(c.PredictMs(32, kItems), c.ModelPredictMs(32, kItems));
 }
 
 // Below the smallest n the pipeline visited, the correction runs toward the non-streamed

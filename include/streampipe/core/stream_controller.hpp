@@ -11,7 +11,8 @@
 //   1. Measure one batch non-streamed (components) and choose n* with the model.
 //   2. Learn the measured level at n* over `cooldown_batches` batches, the drift detector's
 //      reference. The calibrated prediction of n* is the lower median of its samples since (the
-//      level until there are as many); of another n, the model corrected by the residuals of
+//      level until there are as many); of another n measured, its own time (the host's issue
+//      time bounding it or not); of an n not measured, the model corrected by the residuals of
 //      the n measured (docs/models.md, "Calibrated prediction").
 //   3. Each streamed batch is compared with its prediction by the drift detector; on drift,
 //      measure one batch non-streamed again and re-derive (back to 1).
@@ -271,14 +272,21 @@ class StreamController {
   bool CalibrationComplete() const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
+  // At an n this derivation measured, its measured time; elsewhere the larger of the device
+  // part below and the host's measured issue line.
   double PredictMs(int streams, std::int64_t items) const;
   // Its device part: the model's device paths corrected by the measured residuals, without the
-  // bound of the host's measured issue time (PredictMs is the larger of the two): what a batch
+  // bound of the host's measured issue time (PredictMs is the larger of the two at an n not
+  // measured): what a batch
   // takes when the host's issue is hidden (StreamPipeline::RunHeld). Before any n was measured
   // off the issue bound, the single-factor prediction (as PredictMs). Where the batches report
   // no issue times, or at fewer than two n, there is no issue line and the device paths include
   // the fitted T4 path (as PredictMs): then it equals PredictMs.
   double DevicePredictMs(int streams, std::int64_t items) const;
+  // The calibrated model alone: the larger of the device part and the issue line at every n, a
+  // measured one too (where PredictMs takes the measurement): how the model fits the n it
+  // measured (`streampipe sweep` logs it beside the measurement).
+  double ModelPredictMs(int streams, std::int64_t items) const;
   // The calibrated prediction as it was up to run 37, one factor for every n (n*'s level times
   // the model's ratio T(n) / T(n*)): kept so that sweeps compare both on the same batches.
   double SingleFactorPredictMs(int streams, std::int64_t items) const;
@@ -339,6 +347,9 @@ class StreamController {
     std::optional<IssueLine> line;
     LinearizedModel device;                            // the paths the residuals correct
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
+    // Every n sampled in this derivation -> its measured time (n*'s: StarLevelMs; a visit's
+    // scaled as the residuals' are), host-bound n included: their prediction.
+    std::map<int, double> measured;
   };
   const Calibration& CalibrationNow() const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
@@ -357,6 +368,7 @@ class StreamController {
   // The calibrated prediction at n streams and the reference items.
   double CalibratedMs(int n) const;
   double CalibratedDeviceMs(int n) const;  // its device part
+  double CalibratedModelMs(int n) const;   // the model alone, a measured n too
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
