@@ -11,6 +11,7 @@
 set -u
 SECONDS=0
 [ -d .device ] || tar -xJf .device.txz
+. .device/env.sh
 R=$OUT/run185 && mkdir -p $R && nvidia-smi > $R/gpu.txt
 B=.device/bin/streampipe
 P=docs/evidence/run117/h100.toml
