@@ -504,6 +504,8 @@ int main(int argc, char** argv) {
   }
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
+  // What Benchmark did not take is a flag nobody reads: refuse it (the library prints it).
+  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 64;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   streampipe::PrintSummary(csv);

@@ -18,11 +18,15 @@
 
 int main(int argc, char** argv) {
   using namespace streampipe;
+  if (argc > 2) {
+    std::fprintf(stderr, "matmul: usage: matmul [P]: one argument, not %d\n", argc - 1);
+    return 64;
+  }
   char* end = nullptr;
   const long p_arg = argc > 1 ? std::strtol(argv[1], &end, 10) : 1024;
-  if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0')) || p_arg < 1 || p_arg > 16384) {
+  if ((argc > 1 && (end == argv[1] || *end != '\0')) || p_arg < 1 || p_arg > 16384) {
     std::fprintf(stderr, "matmul: usage: matmul [P], P an integer in [1, 16384], not '%s'\n",
-                 argc > 1 ? argv[argc - 1] : "");
+                 argv[1]);
     return 64;
   }
   const int p = static_cast<int>(p_arg);

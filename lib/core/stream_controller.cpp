@@ -673,7 +673,7 @@ double StreamController::CalibratedMs(int n) const {
   // batches, the model would take the larger of the device paths, corrected by a residual held
   // from a device-bound n, and the issue line, and put neither the batch's tail after its last
   // call nor the host's speed during the visit: 2.3-4.2 % off the rounds at the median against
-  // 0.6-1.9 % for the visit's own time, over runs 175-184's symmetric sweeps (session 32,
+  // 0.6-2.3 % for the visit's own time, over runs 175-184's symmetric sweeps (session 32,
   // docs/results.md).
   if (auto it = cal.measured.find(n); it != cal.measured.end()) return it->second;
   return CalibratedModelMs(n);

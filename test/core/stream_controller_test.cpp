@@ -1679,20 +1679,19 @@ TEST(StreamControllerTest, AVisitWithInlineCopiesIsFittedLessTheirPart) {
     const double i64 = 0.012 + 64 * kTrueS;
     const double i128 = 0.012 + 128 * kTrueS + kRate * kBytes;
     // n = 128 was visited: its prediction is its own time, the issue time with the inline part
-    // (AHostBoundVisitIsPredictedByItsOwnTime); the line shows in the slope, and the part added
-    // back at an n not visited in the test before.
+    // (AHostBoundVisitIsPredictedByItsOwnTime); the line shows in the model's value there.
     EXPECT_NEAR(c.PredictMs(128, kItems) / i128, 1.0, 1e-6);
     if (believed_rate == kRate) {
-      // The slope without the inline part.
+      // The slope without the inline part, and the issue time at n = 128 with it added back.
       EXPECT_NEAR(c.sub_chunk_cost_ms(), kTrueS, 1e-9);
+      EXPECT_NEAR(c.ModelPredictMs(128, kItems) / i128, 1.0, 1e-6);
     } else {
       // 6x the rate: 128's issue time less the part falls under 64's; the line of the medians
-      // as measured (whose free intercept is negative here: through the origin), no part added,
-      // 128 s at n = 128: under the visits' own time there.
+      // as measured (whose free intercept is negative here: through the origin), no part added.
       ASSERT_LT(i128 - 6 * kRate * kBytes, i64);
       const double s = (64 * i64 + 128 * i128) / (64.0 * 64 + 128.0 * 128);
       EXPECT_NEAR(c.sub_chunk_cost_ms(), s, 1e-9);
-      EXPECT_LT(128 * s, 0.98 * i128);
+      EXPECT_NEAR(c.ModelPredictMs(128, kItems), 128 * s, 1e-6);
     }
   }
 }

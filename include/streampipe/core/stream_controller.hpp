@@ -276,12 +276,13 @@ class StreamController {
   // part below and the host's measured issue line.
   double PredictMs(int streams, std::int64_t items) const;
   // Its device part: the model's device paths corrected by the measured residuals, without the
-  // bound of the host's measured issue time (PredictMs is the larger of the two at an n not
-  // measured): what a batch
-  // takes when the host's issue is hidden (StreamPipeline::RunHeld). Before any n was measured
-  // off the issue bound, the single-factor prediction (as PredictMs). Where the batches report
-  // no issue times, or at fewer than two n, there is no issue line and the device paths include
-  // the fitted T4 path (as PredictMs): then it equals PredictMs.
+  // bound of the host's measured issue time (ModelPredictMs is the larger of the two, and so is
+  // PredictMs at an n not measured; at a measured n PredictMs is that n's time, which may be
+  // below either): what a batch takes when the host's issue is hidden (StreamPipeline::RunHeld).
+  // Before any n was measured off the issue bound, the single-factor prediction (as
+  // ModelPredictMs). Where the batches report no issue times, or at fewer than two n, there is
+  // no issue line and the device paths include the fitted T4 path: then it equals
+  // ModelPredictMs.
   double DevicePredictMs(int streams, std::int64_t items) const;
   // The calibrated model alone: the larger of the device part and the issue line at every n, a
   // measured one too (where PredictMs takes the measurement): how the model fits the n it
