@@ -29,11 +29,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "bench_args.hpp"
 #include "streampipe/core/statistics.hpp"

@@ -413,20 +413,18 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         1e3 * KernelFixedMs(ref->components));
   }
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
-  // median time, median issue time.
-  std::string seen;
+  // median time, median issue time; and the calibrated model at the n with samples, where the
+  // prediction takes the measurement instead.
+  std::string seen, model_at;
   for (const MeasuredN& m : ap.controller().Measured()) {
     absl::StrAppendFormat(&seen, " n=%d:%dx%.4f/%.4f", m.streams, m.samples, m.median_ms,
                           m.issue_median_ms);
+    if (m.samples > 0) {
+      absl::StrAppendFormat(&model_at, " n=%d:%.4f", m.streams,
+                            ap.controller().ModelPredictMs(m.streams, c.items));
+    }
   }
   std::cerr << "    adaptive measured (n:samples x ms/issue ms):" << seen << "\n";
-  // The calibrated model at those n, where the prediction takes the measurement instead.
-  std::string model_at;
-  for (const MeasuredN& m : ap.controller().Measured()) {
-    if (m.samples == 0) continue;
-    absl::StrAppendFormat(&model_at, " n=%d:%.4f", m.streams,
-                          ap.controller().ModelPredictMs(m.streams, c.items));
-  }
   std::cerr << "    adaptive model at the measured n (n:ms):" << model_at << "\n";
   // Its derivations and switches (at which of its Observe calls): a drift re-derivation that
   // found the workload's shape unchanged keeps n and says so.
