@@ -5,7 +5,7 @@
 # Criterion, written before the run (docs/evidence/run187/ab.py prints each part). B passes if
 #   1. B has fewer configurations whose adaptive choice is under 0.95 of the best, in total;
 #   2. B's mean choice over all configurations is not lower than A's;
-#   3. at intensity 3000 (where n* sits at 64-128 and the probe goes below: 4 configurations
+#   3. at intensity 3000 (where n* sits at 64-128 and the probe goes below: 6 configurations
 #      per sweep, both issue modes), B's mean choice is higher than A's;
 #   4. guard: B's points over 10 % are at most 1.15x A's in total (run 186's lease moved the
 #      count by that much between equal halves).
