@@ -92,6 +92,8 @@ struct TracedBatch {
   BatchStats stats;
   double host_start_ms = 0.0;  // steady clock, from the run's first Run call
   double host_wall_ms = 0.0;   // the Run call's wall time
+  double epoch_s = 0.0;        // system clock at the Run call, seconds since 1970 (to line the
+                               // batch up with logs of other tools, e.g. nvidia-smi's)
 };
 
 double Percentile(std::vector<double> v, double q) {
@@ -254,13 +256,15 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
                     (b < s.adaptive_batches || !candidate.controller().CalibrationComplete());
          ++b) {
       ++batches_run;
+      const auto wall = std::chrono::system_clock::now();
       const auto begin = std::chrono::steady_clock::now();
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, candidate.Run(batch));
       const auto end = std::chrono::steady_clock::now();
       if (s.adaptive_trace != nullptr) {
         traced.push_back({std::move(st),
                           std::chrono::duration<double, std::milli>(begin - run_begin).count(),
-                          std::chrono::duration<double, std::milli>(end - begin).count()});
+                          std::chrono::duration<double, std::milli>(end - begin).count(),
+                          std::chrono::duration<double>(wall.time_since_epoch()).count()});
       }
     }
     ++adaptive_runs;
@@ -293,11 +297,12 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     // (host_wall_ms - elapsed_ms: the GPU's idle time around the batch, at most).
     for (const TracedBatch& t : kept_trace) {
       *s.adaptive_trace << absl::StrFormat(
-          "%s,%s,%d,%d,%g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f\n", c.workload, c.grid,
-          c.items * c.in_per_item, c.items * c.out_per_item, c.intensity, c.order, c.issue,
-          kept_run, t.stats.index, PlanKindName(t.stats.kind), t.stats.streams,
+          "%s,%s,%d,%d,%g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f\n",
+          c.workload, c.grid, c.items * c.in_per_item, c.items * c.out_per_item, c.intensity,
+          c.order, c.issue, kept_run, t.stats.index, PlanKindName(t.stats.kind), t.stats.streams,
           t.stats.settled ? 1 : 0, t.stats.elapsed_ms, t.stats.issue_ms, t.host_start_ms,
-          t.host_wall_ms);
+          t.host_wall_ms, t.stats.components.h2d_ms, t.stats.components.kernel_ms,
+          t.stats.components.d2h_ms, t.epoch_s);
     }
     s.adaptive_trace->flush();
   }
@@ -411,6 +416,18 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         "    adaptive kernel %.1f us, at half the batch %.1f us: fixed part %.1f us\n",
         1e3 * ref->components.kernel_ms, 1e3 * ref->components.kernel_half_ms,
         1e3 * KernelFixedMs(ref->components));
+  }
+  // The last non-streamed measurement, the calibrated prediction's anchor at n = 1: its time and
+  // its parts, and against the rounds at n = 1 (its parts' sum tells a slow part from time
+  // between the parts).
+  if (const auto& ref = ap.controller().reference(); ref && ref->items == c.items) {
+    const ComponentTimes& parts = ref->components;
+    const double sum = parts.h2d_ms + parts.kernel_ms + parts.d2h_ms;
+    std::cerr << absl::StrFormat(
+        "    adaptive reference: %.4f ms (parts h2d %.4f kernel %.4f d2h %.4f, sum %.4f; issue "
+        "%.4f), rounds at n=1 %.4f ms\n",
+        ref->measured_ms, parts.h2d_ms, parts.kernel_ms, parts.d2h_ms, sum, ref->issue_ms,
+        cfg.front().streams == 1 ? cfg.front().median_ms : 0.0);
   }
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time; and the calibrated model at the n with samples, where the
@@ -580,7 +597,7 @@ int RunSweep(const std::vector<std::string>& args) {
   std::string adaptive_trace;
   fs.Add("adaptive-trace", &adaptive_trace,
          "write every batch of each kept adaptive run here (CSV: configuration, batch, kind, n, "
-         "settled, device and issue times, host start and wall time)");
+         "settled, device and issue times, host start and wall time; a measurement's parts; the wall clock)");
   fs.Add("kernel-halves", &s.kernel_halves,
          "time the kernel at half the batch too, in the rounds (the current model's input, "
          "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
@@ -687,7 +704,8 @@ int RunSweep(const std::vector<std::string>& args) {
                   absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
     }
     trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
-                  "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms\n";
+                  "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms,h2d_ms,"
+                  "kernel_ms,d2h_ms,epoch_s\n";
     s.adaptive_trace = &trace_file;
   }
   if (CudaDeviceCount() == 0) {
