@@ -422,12 +422,11 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // between the parts).
   if (const auto& ref = ap.controller().reference(); ref && ref->items == c.items) {
     const ComponentTimes& parts = ref->components;
-    const double sum = parts.h2d_ms + parts.kernel_ms + parts.d2h_ms;
     std::cerr << absl::StrFormat(
         "    adaptive reference: %.4f ms (parts h2d %.4f kernel %.4f d2h %.4f, sum %.4f; issue "
         "%.4f), rounds at n=1 %.4f ms\n",
-        ref->measured_ms, parts.h2d_ms, parts.kernel_ms, parts.d2h_ms, sum, ref->issue_ms,
-        cfg.front().streams == 1 ? cfg.front().median_ms : 0.0);
+        ref->measured_ms, parts.h2d_ms, parts.kernel_ms, parts.d2h_ms, parts.total_ms(),
+        ref->issue_ms, cfg.front().streams == 1 ? cfg.front().median_ms : 0.0);
   }
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time; and the calibrated model at the n with samples, where the
@@ -597,7 +596,8 @@ int RunSweep(const std::vector<std::string>& args) {
   std::string adaptive_trace;
   fs.Add("adaptive-trace", &adaptive_trace,
          "write every batch of each kept adaptive run here (CSV: configuration, batch, kind, n, "
-         "settled, device and issue times, host start and wall time; a measurement's parts; the wall clock)");
+         "settled, device and issue times, host start and wall time; a measurement's parts; "
+         "the wall clock)");
   fs.Add("kernel-halves", &s.kernel_halves,
          "time the kernel at half the batch too, in the rounds (the current model's input, "
          "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
