@@ -23,6 +23,7 @@
 namespace streampipe {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -964,6 +965,47 @@ TEST(SweepSummaryTest, Repeatability) {
   EXPECT_TRUE(std::isnan(s->repeatability.measurement.max_rel_error));
   EXPECT_EQ(s->repeatability.calibrated_all.points, 0);
   EXPECT_TRUE(std::isnan(s->repeatability.calibrated_repeatable.max_rel_error));
+}
+
+// The calibrated prediction counted from the nearer edge of each point's p10-p90 (Point gives
+// 0.9x and 1.1x the median): inside or at an edge 0; the band widened to take in the median
+// where a p10 lies above it; points without a spread left out.
+TEST(SweepSummaryTest, CalibratedBeyondTheBatchesSpread) {
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[4].calibrated_ms = 5.5;    // A n=4: median 5, p90 5.5: at the edge, 0
+  pts[5].calibrated_ms = 11.25;  // B n=4: median 9, p90 9.9: (11.25 - 9.9) / 9 = 0.15
+  pts[6].calibrated_ms = 4.675;  // A n=8: median 5.5, p10 4.95: 0.275 / 5.5 = 0.05
+  pts[7].calibrated_ms = 7.6;    // B n=8: median 8, its p10 8.5 above it: (8 - 7.6) / 8 = 0.05,
+  pts[7].p10_ms = 8.5;           // not (8.5 - 7.6) / 8 = 0.1125
+  pts[7].p90_ms = 9;
+  pts[3].calibrated_ms = 13;  // B n=2: no spread recorded, left out
+  pts[3].p90_ms = 0;
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const ModelAccuracy& b = s->repeatability.calibrated_beyond_spread;
+  EXPECT_EQ(b.model, "calibrated, beyond the batches' p10-p90");
+  EXPECT_EQ(b.points, 4);
+  EXPECT_NEAR(b.median_rel_error, 0.05, 1e-12);
+  EXPECT_NEAR(b.max_rel_error, 0.15, 1e-12);
+  EXPECT_EQ(b.over_10_percent, 1);
+  // Against the median the same predictions miss by 0.1, 0.25, 0.15, 0.05 and 1/12.
+  const ModelAccuracy& c = AccuracyOf(*s, "calibrated");
+  EXPECT_EQ(c.points, 5);
+  EXPECT_DOUBLE_EQ(c.max_rel_error, 0.25);
+  EXPECT_EQ(c.over_10_percent, 2);
+
+  const std::string text = SummaryText(*s);
+  EXPECT_THAT(LineStarting(text, "  calibrated, beyond the batches' p10-p90"),
+              ContainsRegex("4 +5.0% +15.0% +1$"));
+  EXPECT_THAT(SummaryMarkdown(*s),
+              HasSubstr("| calibrated, beyond the batches' p10-p90 | 4 | 5.0% | 15.0% | 1 |"));
+
+  // Without a spread on any point the row is empty.
+  for (SweepPoint& p : pts) p.p10_ms = p.p90_ms = 0;
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->repeatability.calibrated_beyond_spread.points, 0);
+  EXPECT_TRUE(std::isnan(s->repeatability.calibrated_beyond_spread.max_rel_error));
 }
 
 // HandSweep with its adaptive runs recorded: A kept its first run (deviation 0.3125 of the
