@@ -67,6 +67,8 @@ struct Settings {
   // Non-streamed batches per (re-)measurement of the adaptive pipeline (the median of their
   // parts: AdaptiveOptions::measure_batches).
   int measure_batches = AdaptiveOptions{}.measure_batches;
+  // The adaptive pipeline's anchor check (AdaptiveOptions::check_anchor).
+  bool check_anchor = AdaptiveOptions{}.check_anchor;
   // The adaptive pipeline's drift threshold (AdaptiveOptions::detector.threshold).
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
   DeviceTraits traits;
@@ -222,6 +224,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.exploration.probe_ratio = s.probe_ratio;
   ao.adaptive.measure_kernel_halves = s.kernel_halves;
   ao.adaptive.measure_batches = s.measure_batches;
+  ao.adaptive.check_anchor = s.check_anchor;
   ao.adaptive.detector.threshold = s.drift_threshold;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
@@ -428,6 +431,17 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         ref->measured_ms, parts.h2d_ms, parts.kernel_ms, parts.d2h_ms, parts.total_ms(),
         ref->issue_ms, cfg.front().streams == 1 ? cfg.front().median_ms : 0.0);
   }
+  // The anchor check's batch, and every n's prediction with the first anchor alone (the CSV's
+  // pred_calibrated takes the faster of the two): both on the same batches.
+  if (const double check = ap.controller().anchor_check_ms(); check > 0.0) {
+    std::string first;
+    for (const SweepPoint& p : cfg) {
+      absl::StrAppendFormat(&first, " n=%d:%.4f", p.streams,
+                            ap.controller().FirstAnchorPredictMs(p.streams, c.items));
+    }
+    std::cerr << absl::StrFormat(
+        "    adaptive anchor check: %.4f ms; first anchor alone (n:ms):%s\n", check, first);
+  }
   // What the adaptive pipeline measured itself (its calibration's inputs): n, settled samples,
   // median time, median issue time; and the calibrated model at the n with samples, where the
   // prediction takes the measurement instead.
@@ -603,6 +617,10 @@ int RunSweep(const std::vector<std::string>& args) {
          "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
   fs.Add("probe-ratio", &s.probe_ratio,
          "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
+  fs.Add("check-anchor", &s.check_anchor,
+         "the adaptive pipeline's anchor check (AdaptiveOptions::check_anchor): one more "
+         "non-streamed batch per derivation once its visits are made; the log gives the "
+         "prediction with the first anchor alone beside it");
   fs.Add("measure-batches", &s.measure_batches,
          "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
          "(re-)measurement, the median of their parts used");

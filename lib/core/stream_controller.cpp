@@ -640,7 +640,11 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
       (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
       !sampled_periods_) {
     const double d = cal.device.TotalMs(1);
-    const double t = reference_->measured_ms;
+    // With the anchor check, the faster of the two non-streamed batches (a burst slows a batch;
+    // none speeds one up).
+    const double check = ignore_anchor_check_ ? 0.0 : anchor_check_ms();
+    const double t =
+        check > 0.0 ? std::min(reference_->measured_ms, check) : reference_->measured_ms;
     if (d > 0.0 && t > 0.0) cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
   }
   return calibration_.emplace(std::move(cal));
@@ -736,6 +740,29 @@ std::vector<int> StreamController::Neighbours() const {
 }
 
 bool StreamController::CalibrationComplete() const {
+  return VisitsComplete() && !AnchorCheckOwed();
+}
+
+bool StreamController::AnchorCheckOwed() const {
+  return options_.check_anchor && reference_ &&
+         (anchor_check_generation_ != generation_ || anchor_check_pending_);
+}
+
+double StreamController::anchor_check_ms() const {
+  return anchor_check_generation_ == generation_ ? anchor_check_ms_ : 0.0;
+}
+
+double StreamController::FirstAnchorPredictMs(int streams, std::int64_t items) const {
+  if (anchor_check_ms() <= 0.0) return PredictMs(streams, items);
+  const CalibrationReset reset(calibration_);  // built without the check, dropped after
+  ignore_anchor_check_ = true;
+  const double ms = PredictMs(streams, items);
+  ignore_anchor_check_ = false;
+  calibration_.reset();
+  return ms;
+}
+
+bool StreamController::VisitsComplete() const {
   if (!init_.ok() || !reference_ || measure_pending_ || need_measure_) return false;
   const ExplorationOptions& e = options_.exploration;
   // Without exploration, model terms to explore with, or a bucket that ever holds a visit's
@@ -826,6 +853,14 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     const int n = ClampToItems(explore_n_, items);
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   }
+  // The anchor check, once per derivation after its visits, on a batch of the reference's items.
+  if (options_.check_anchor && anchor_check_generation_ != generation_ &&
+      items == reference_->items && VisitsComplete()) {
+    anchor_check_generation_ = generation_;
+    anchor_check_pending_ = true;
+    anchor_check_ms_ = 0.0;
+    return {PlanKind::kMeasure, 1, PredictMs(1, items), generation_};
+  }
   // The first batch of a visit of `target` (n batches after the clamp): `run` batches in all.
   auto start_visit = [&](int target, int n) -> BatchPlan {
     explore_n_ = target;
@@ -874,6 +909,11 @@ void StreamController::Abandon(const BatchPlan& plan) {
       if (warmups_planned_ > 0) --warmups_planned_;
       return;
     case PlanKind::kMeasure:
+      if (anchor_check_pending_ && anchor_check_generation_ == generation_ && !measure_pending_) {
+        anchor_check_pending_ = false;  // planned again once the visits are made
+        anchor_check_generation_ = -1;
+        return;
+      }
       if (measure_pending_ && measures_planned_ > static_cast<int>(measures_.size())) {
         --measures_planned_;
       }
@@ -1027,6 +1067,16 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       return absl::OkStatus();
     case PlanKind::kMeasure:
     case PlanKind::kMeasureHalves: {
+      // The anchor check's batch: planned before any re-measurement of its generation, so the
+      // first kMeasure of that generation observed while it is pending.
+      if (plan.kind == PlanKind::kMeasure && anchor_check_pending_ &&
+          plan.generation == anchor_check_generation_) {
+        anchor_check_pending_ = false;
+        if (plan.generation == generation_ && reference_ && obs.items == reference_->items) {
+          anchor_check_ms_ = obs.measured_ms;
+        }
+        return absl::OkStatus();
+      }
       const bool first = !reference_.has_value();
       std::optional<BatchObservation> previous;  // the one a re-measurement replaces
       if (plan.kind == PlanKind::kMeasureHalves) {

@@ -50,6 +50,11 @@ class SimulatedCard {
   void ScaleStreamed(double scale) { streamed_scale_ = scale; }
   // Streamed batches say their time is a period of batches in flight together.
   void ReportPeriods() { periods_ = true; }
+  // The next `count` kMeasure batches copy `scale` times slower (a burst on the host's link).
+  void SlowNextMeasurements(int count, double scale) {
+    slow_measures_ = count;
+    slow_scale_ = scale;
+  }
   double Time(const Workload2& w, int n, std::int64_t items) {
     return Exact(w, n, items) * std::exp(noise_(rng_));
   }
@@ -74,6 +79,11 @@ class SimulatedCard {
       const double s = static_cast<double>(items) / 1e6;
       o.components = {w.h2d_ms * s * std::exp(noise_(rng_)), w.kernel_ms * s,
                       w.d2h_ms * s * std::exp(noise_(rng_))};
+      if (p.kind == PlanKind::kMeasure && slow_measures_ > 0) {
+        --slow_measures_;
+        o.components.h2d_ms *= slow_scale_;
+        o.components.d2h_ms *= slow_scale_;
+      }
       o.measured_ms = o.components.total_ms();
       // The card's kernel has no fixed part (its device paths are the current model's with
       // t_e / n): half the batch takes half the time.
@@ -118,6 +128,8 @@ class SimulatedCard {
   double device_scale_ = 1.0;
   double streamed_scale_ = 1.0;
   bool periods_ = false;
+  int slow_measures_ = 0;
+  double slow_scale_ = 1.0;
   double unknown_ms_ = 0.004;
   std::mt19937_64 rng_;
   std::normal_distribution<double> noise_;
@@ -1767,6 +1779,128 @@ TEST(StreamControllerTest, TheNonStreamedMeasurementAnchorsTheCorrectionAtOneStr
   card2.ReportPeriods();
   Drive(periods, card2, kTransferBound, 400);
   EXPECT_NEAR(periods.PredictMs(1, kItems) / card2.Exact(kTransferBound, 1, kItems), 0.9, 0.03);
+}
+
+// The anchor check (check_anchor): once the visits are made, one more non-streamed batch; the
+// faster of the two anchors the prediction below the visited n. On a noise-free card whose
+// first measurement copied 1.5x slow: without the check n = 1 is predicted 1.5x-ish high, with
+// it as the card takes it; the plans are the same but for the one batch, and the prediction
+// with the first anchor alone is the plain controller's, to the last bit of rounding.
+int DriveUntilComplete(StreamController& c, SimulatedCard& card, std::vector<BatchPlan>* plans) {
+  for (int i = 0; i < 600; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    plans->push_back(p);
+    EXPECT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    if (c.CalibrationComplete()) return i;
+  }
+  return -1;
+}
+
+TEST(StreamControllerTest, TheAnchorCheckTakesTheFasterNonStreamedBatchForPredictionsOnly) {
+  AdaptiveOptions o = Options();
+  o.check_anchor = true;
+  StreamController checked = Make(o);
+  StreamController plain = Make();
+  SimulatedCard card_checked(7, 0.0), card_plain(7, 0.0);
+  card_checked.ScaleStreamed(0.9);
+  card_plain.ScaleStreamed(0.9);
+  card_checked.SlowNextMeasurements(1, 1.5);
+  card_plain.SlowNextMeasurements(1, 1.5);
+  std::vector<BatchPlan> pc, pp;
+  const int done_checked = DriveUntilComplete(checked, card_checked, &pc);
+  const int done_plain = DriveUntilComplete(plain, card_plain, &pp);
+  ASSERT_GE(done_plain, 0);
+  ASSERT_EQ(done_checked, done_plain + 1) << "complete one batch later: the check's";
+  // The same plans, then the check: a non-streamed kMeasure of this derivation.
+  for (int i = 0; i <= done_plain; ++i) {
+    EXPECT_EQ(pc[i].kind, pp[i].kind) << i;
+    EXPECT_EQ(pc[i].streams, pp[i].streams) << i;
+  }
+  EXPECT_EQ(pc.back().kind, PlanKind::kMeasure);
+  EXPECT_EQ(checked.streams(), plain.streams());
+  ASSERT_EQ(checked.events().size(), plain.events().size()) << "the check derives nothing";
+  EXPECT_EQ(plain.anchor_check_ms(), 0.0);
+  const double exact1 = card_plain.Exact(kTransferBound, 1, kItems);
+  EXPECT_NEAR(checked.anchor_check_ms() / exact1, 1.0, 1e-9);
+  int smallest = 1 << 20;
+  for (const MeasuredN& m : plain.Measured()) {
+    if (m.samples > 0) smallest = std::min(smallest, m.streams);
+  }
+  ASSERT_GE(smallest, 4) << "the test needs n below the visited ones";
+  EXPECT_GT(plain.PredictMs(1, kItems) / exact1, 1.3);
+  EXPECT_NEAR(checked.PredictMs(1, kItems) / exact1, 1.0, 1e-9);
+  for (int n = 1; n <= 128; n *= 2) {
+    EXPECT_NEAR(checked.FirstAnchorPredictMs(n, kItems) / plain.PredictMs(n, kItems), 1.0, 1e-12)
+        << n;
+    if (n >= smallest) {
+      EXPECT_NEAR(checked.PredictMs(n, kItems) / plain.PredictMs(n, kItems), 1.0, 1e-12) << n;
+    }
+  }
+  // It stays complete, and the check is not planned again in this derivation.
+  for (int i = 0; i < 100; ++i) {
+    const BatchPlan p = checked.Plan(kItems);
+    EXPECT_NE(p.kind, PlanKind::kMeasure) << i;
+    ASSERT_TRUE(checked.Observe(p, card_checked.Run(p, kTransferBound, kItems)).ok());
+    EXPECT_TRUE(checked.CalibrationComplete());
+  }
+
+  // A check slower than the measurement leaves the anchor as it was (a burst slows a batch).
+  StreamController slow_check = Make(o);
+  SimulatedCard card_slow(7, 0.0);
+  card_slow.ScaleStreamed(0.9);
+  std::vector<BatchPlan> ps;
+  const int done = DriveUntilComplete(slow_check, card_slow, &ps);
+  ASSERT_GE(done, 0);
+  EXPECT_NEAR(slow_check.PredictMs(1, kItems) / exact1, 1.0, 1e-9);
+  // (the check itself came out of a card without a slowed batch: now slow one and re-measure)
+  slow_check.RequestRemeasure("test");
+  EXPECT_FALSE(slow_check.CalibrationComplete()) << "a new derivation owes its check again";
+  int checks = 0;
+  const auto drifts = [](const StreamController& c) {
+    return std::count_if(c.events().begin(), c.events().end(),
+                         [](const RederivationEvent& e) { return e.kind == EventKind::kDrift; });
+  };
+  bool remeasured = false;  // the re-measurement's own kMeasure observed
+  for (int i = 0; i < 600 && !slow_check.CalibrationComplete(); ++i) {
+    const BatchPlan p = slow_check.Plan(kItems);
+    const bool is_check = p.kind == PlanKind::kMeasure && drifts(slow_check) == 1 &&
+                          slow_check.anchor_check_ms() == 0.0 && remeasured;
+    remeasured = remeasured || drifts(slow_check) == 1;
+    if (is_check) {
+      ++checks;
+      card_slow.SlowNextMeasurements(1, 1.5);
+    }
+    ASSERT_TRUE(slow_check.Observe(p, card_slow.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_EQ(checks, 1);
+  EXPECT_GT(slow_check.anchor_check_ms() / exact1, 1.3);
+  EXPECT_NEAR(slow_check.PredictMs(1, kItems) / exact1, 1.0, 1e-9);
+}
+
+// An abandoned check is planned again; off, no check is ever planned.
+TEST(StreamControllerTest, AnAbandonedAnchorCheckIsPlannedAgain) {
+  AdaptiveOptions o = Options();
+  o.check_anchor = true;
+  StreamController c = Make(o);
+  SimulatedCard card(9, 0.0);
+  int abandoned = 0, observed = 0;
+  for (int i = 0; i < 600 && observed == 0; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    if (p.kind == PlanKind::kMeasure && !c.events().empty()) {
+      if (abandoned == 0) {
+        ++abandoned;
+        c.Abandon(p);
+        EXPECT_FALSE(c.CalibrationComplete());
+        continue;
+      }
+      ++observed;
+    }
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_EQ(abandoned, 1);
+  EXPECT_EQ(observed, 1);
+  EXPECT_TRUE(c.CalibrationComplete());
+  EXPECT_GT(c.anchor_check_ms(), 0.0);
 }
 
 // The level learned over the cooldown is the drift detector's reference; the prediction at n*

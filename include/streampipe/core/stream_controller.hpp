@@ -132,6 +132,14 @@ struct AdaptiveOptions {
   // its size (docs/models.md, "The current-GPU model"). Off: the kernel of a sub-chunk is
   // modelled as 1/n of the batch's (the papers'), or as the last measured halves said.
   bool measure_kernel_halves = true;
+  // One more non-streamed batch per derivation, once its calibration has made every visit it
+  // owes (CalibrationComplete waits for it): the anchor of the calibrated prediction at n = 1
+  // (and below the n visited) becomes the faster of the two non-streamed batches. Predictions
+  // only: the choice, exploration and drift read the (re-)measurement as before. A single
+  // non-streamed batch can sit in a burst of the host's link (copies 1.1-2.2x the rounds',
+  // runs 187-191) and every prediction below the visited n with it (docs/results.md, session
+  // 34). Off by default while it is measured.
+  bool check_anchor = false;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
@@ -270,6 +278,12 @@ class StreamController {
   // The predictions far from n* rest on the probe: `streampipe sweep` runs its adaptive
   // pipeline on until this holds (up to --adaptive-max-batches).
   bool CalibrationComplete() const;
+  // The anchor check's batch (AdaptiveOptions::check_anchor) of this derivation: its measured
+  // time at the reference items, 0 where none was observed yet.
+  double anchor_check_ms() const;
+  // PredictMs with the anchor of the (re-)measurement alone, as without check_anchor: for
+  // `streampipe sweep` to compare both on the same batches.
+  double FirstAnchorPredictMs(int streams, std::int64_t items) const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   // At an n this derivation measured, its measured time; elsewhere the larger of the device
@@ -310,6 +324,10 @@ class StreamController {
   void Refit();
   // The largest c Refit may fit: a fixed multiple of the calibrated one, not of the last fit.
   double FitBoundMs() const;
+  // CalibrationComplete without the anchor check: every visit made.
+  bool VisitsComplete() const;
+  // The anchor check is on, this derivation's visits are made, and its batch is not in yet.
+  bool AnchorCheckOwed() const;
   int VisitBatches() const;  // batches per visit of a neighbour (`exploration.run`, resolved)
   // Samples of a neighbour a comparison with n* ends at: 8, or samples_per_candidate if more.
   int ComparisonSamples() const;
@@ -424,6 +442,13 @@ class StreamController {
   std::int64_t confirm_at_ = 0;
   std::int64_t star_samples_ = 0;  // samples taken at n* (whichever n it was), ever
   bool need_measure_ = false;
+  // The anchor check (AdaptiveOptions::check_anchor): the generation it was planned in (-1:
+  // none), whether its batch is planned and not yet observed, and its time (0: none yet).
+  std::int64_t anchor_check_generation_ = -1;
+  bool anchor_check_pending_ = false;
+  double anchor_check_ms_ = 0.0;
+  // Set while FirstAnchorPredictMs builds its calibration: the check left out.
+  mutable bool ignore_anchor_check_ = false;
   std::string pending_reason_;
   double pending_ratio_ = 1.0;
   // The issue mode (SetSteadyState) changed while a re-measurement was pending: the coming
