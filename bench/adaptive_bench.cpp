@@ -20,6 +20,7 @@
 //   adaptive_bench [stationary|two-phase|continuous|all|ramp|switch] [--batches=N]
 //                  [--two-phase-mib=6.5]
 //                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3] [--drift-threshold=0.1]
+//                  [--check-anchor=1]
 //                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>
 
@@ -58,6 +59,7 @@ std::int64_t g_batches = 400;
 double g_two_phase_mib = 6.5;   // batch size of the two-phase workload
 double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
 int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
+int g_check_anchor = AdaptiveOptions{}.check_anchor ? 1 : 0;  // adaptive.check_anchor (0 / 1)
 double g_probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;  // 0: no calibration probe
 // adaptive.detector.threshold of every adaptive run (--drift-threshold)
 double g_drift_threshold = AdaptiveOptions{}.detector.threshold;
@@ -76,6 +78,7 @@ PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, 
   o.adaptive.candidates.max_streams = 128;
   o.adaptive.candidates.powers_of_two = true;
   o.adaptive.measure_batches = g_measure_batches;
+  o.adaptive.check_anchor = g_check_anchor != 0;
   o.adaptive.exploration.probe_ratio = g_probe_ratio;
   o.adaptive.detector.threshold = g_drift_threshold;
   o.issue = g_issue;
@@ -480,6 +483,8 @@ absl::StatusOr<std::string> ParseArgs(int argc, char** argv) {
       st = bench::ParseDoubleFlag("--heavy-ratio", *v, 0.01, 100.0, &g_heavy_ratio);
     } else if (auto v = FlagValue(arg, "--measure-batches=")) {  // the library's own range
       st = bench::ParseIntFlag("--measure-batches", *v, 1, 15, &g_measure_batches);
+    } else if (auto v = FlagValue(arg, "--check-anchor=")) {
+      st = bench::ParseIntFlag("--check-anchor", *v, 0, 1, &g_check_anchor);
     } else if (auto v = FlagValue(arg, "--probe-ratio=")) {
       st = bench::ParseDoubleFlag("--probe-ratio", *v, 0.0, 100.0, &g_probe_ratio);
     } else if (auto v = FlagValue(arg, "--drift-threshold=")) {

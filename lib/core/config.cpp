@@ -63,6 +63,11 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "with each (re-)measurement, one more non-streamed batch whose kernel runs over "
             "each half of the items: the part of the kernel's time a sub-chunk pays whatever "
             "its size (docs/models.md)");
+    s->Bool("adaptive.check_anchor", [](C& c) -> bool& { return c.adaptive.check_anchor; },
+            "once a derivation's visits are made, one more non-streamed batch: the faster of "
+            "the two anchors the calibrated prediction at n = 1 and below the visited n "
+            "(predictions only; a single batch can sit in a burst of the host's link, "
+            "docs/models.md)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },

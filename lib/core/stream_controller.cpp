@@ -744,8 +744,17 @@ bool StreamController::CalibrationComplete() const {
 }
 
 bool StreamController::AnchorCheckOwed() const {
-  return options_.check_anchor && reference_ &&
-         (anchor_check_generation_ != generation_ || anchor_check_pending_);
+  if (!AnchorCheckUseful() || !reference_) return false;
+  // Planned and not in yet; or not planned, where the last batch is one it runs on (the
+  // reference's items: as a visit the batch cannot run, it is not owed otherwise).
+  return anchor_check_generation_ == generation_
+             ? anchor_check_pending_
+             : planned_items_ == reference_->items;
+}
+
+bool StreamController::AnchorCheckUseful() const {
+  // As CalibrationNow's residual at n = 1: not from a latency among periods.
+  return options_.check_anchor && !options_.steady_state && !sampled_periods_;
 }
 
 double StreamController::anchor_check_ms() const {
@@ -854,7 +863,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   }
   // The anchor check, once per derivation after its visits, on a batch of the reference's items.
-  if (options_.check_anchor && anchor_check_generation_ != generation_ &&
+  if (AnchorCheckUseful() && anchor_check_generation_ != generation_ &&
       items == reference_->items && VisitsComplete()) {
     anchor_check_generation_ = generation_;
     anchor_check_pending_ = true;

@@ -369,7 +369,7 @@ TEST(StreamControllerTest, PlansMadeAheadOfObservationsDoNotRepeatMeasurements) 
     ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
   }
   EXPECT_EQ(warmups, 1);
-  EXPECT_EQ(measures, 1);
+  EXPECT_EQ(measures, 2) << "the measurement, and the anchor check once the visits are made";
   int initial = 0;
   for (const RederivationEvent& e : c.events()) initial += e.kind == EventKind::kInitial;
   EXPECT_EQ(initial, 1);
@@ -1256,7 +1256,9 @@ TEST(StreamControllerTest, TheCalibrationProbeVisitsOneFarCandidatePerDerivation
 // then the probe. Not before the measurement, not while the probe is owed, and again not after
 // a re-measurement until that derivation's visits are made; at once without exploration.
 TEST(StreamControllerTest, CalibrationIsCompleteOnceTheNeighboursAndTheProbeAreVisited) {
-  StreamController c = Make();
+  AdaptiveOptions visits_only = Options();
+  visits_only.check_anchor = false;  // the visits alone here (the check: its own tests)
+  StreamController c = Make(visits_only);
   SimulatedCard card(21, 0.01);
   EXPECT_FALSE(c.CalibrationComplete());
   int complete_at = -1, last_far = -1, first_streamed = -1;
@@ -1291,18 +1293,27 @@ TEST(StreamControllerTest, CalibrationIsCompleteOnceTheNeighboursAndTheProbeAreV
   }
   EXPECT_GT(again, 20);
 
-  // Without exploration nothing is owed: complete once measured.
+  // Without exploration no visit is owed: complete once measured, and with the anchor check
+  // (on by default) once its batch, right after the measurement, is in too.
   AdaptiveOptions o = Options();
   o.exploration.enabled = false;
-  StreamController quiet = Make(o);
-  SimulatedCard card2(21, 0.01);
-  int measured_at = -1;
-  for (int i = 0; i < 10; ++i) {
-    const BatchPlan p = quiet.Plan(kItems);
-    ASSERT_TRUE(quiet.Observe(p, card2.Run(p, kTransferBound, kItems)).ok());
-    if (p.kind == PlanKind::kMeasure && measured_at < 0) measured_at = i;
-    EXPECT_EQ(quiet.CalibrationComplete(), measured_at >= 0) << "batch " << i;
+  for (const bool check : {false, true}) {
+    o.check_anchor = check;
+    StreamController quiet = Make(o);
+    SimulatedCard card2(21, 0.01);
+    int measured_at = -1;
+    for (int i = 0; i < 10; ++i) {
+      const BatchPlan p = quiet.Plan(kItems);
+      ASSERT_TRUE(quiet.Observe(p, card2.Run(p, kTransferBound, kItems)).ok());
+      if (p.kind == PlanKind::kMeasure && measured_at < 0) measured_at = i;
+      if (check && measured_at >= 0 && i == measured_at + 1) {
+        EXPECT_EQ(p.kind, PlanKind::kMeasure) << "the check";
+      }
+      EXPECT_EQ(quiet.CalibrationComplete(), measured_at >= 0 && i >= measured_at + (check ? 1 : 0))
+          << "batch " << i << (check ? " with" : " without") << " the check";
+    }
   }
+  o.check_anchor = AdaptiveOptions{}.check_anchor;
   // Options the constructor found bad: Observe refuses every batch, so never.
   o = Options();
   o.measure_batches = 0;
@@ -1800,7 +1811,9 @@ TEST(StreamControllerTest, TheAnchorCheckTakesTheFasterNonStreamedBatchForPredic
   AdaptiveOptions o = Options();
   o.check_anchor = true;
   StreamController checked = Make(o);
-  StreamController plain = Make();
+  o.check_anchor = false;
+  StreamController plain = Make(o);
+  o.check_anchor = true;
   SimulatedCard card_checked(7, 0.0), card_plain(7, 0.0);
   card_checked.ScaleStreamed(0.9);
   card_plain.ScaleStreamed(0.9);

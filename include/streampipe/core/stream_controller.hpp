@@ -137,9 +137,11 @@ struct AdaptiveOptions {
   // (and below the n visited) becomes the faster of the two non-streamed batches. Predictions
   // only: the choice, exploration and drift read the (re-)measurement as before. A single
   // non-streamed batch can sit in a burst of the host's link (copies 1.1-2.2x the rounds',
-  // runs 187-191) and every prediction below the visited n with it (docs/results.md, session
-  // 34). Off by default while it is measured.
-  bool check_anchor = false;
+  // runs 187-191) and every prediction below the visited n with it: on run 193's lease the
+  // check cut the points over 10 % from 128 to 95 (docs/results.md, session 34). Not in steady
+  // state nor where the samples are periods: the anchor is no residual there, the batch would
+  // be cost alone.
+  bool check_anchor = true;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
@@ -326,8 +328,11 @@ class StreamController {
   double FitBoundMs() const;
   // CalibrationComplete without the anchor check: every visit made.
   bool VisitsComplete() const;
-  // The anchor check is on, this derivation's visits are made, and its batch is not in yet.
+  // The anchor check is useful, and this derivation's batch is planned and not in yet, or not
+  // planned where the last planned batch has the reference's items (the batch it runs on).
   bool AnchorCheckOwed() const;
+  // check_anchor, and the anchor is a residual of the prediction (not steady state, no periods).
+  bool AnchorCheckUseful() const;
   int VisitBatches() const;  // batches per visit of a neighbour (`exploration.run`, resolved)
   // Samples of a neighbour a comparison with n* ends at: 8, or samples_per_candidate if more.
   int ComparisonSamples() const;
