@@ -67,7 +67,8 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "once a derivation's visits are made, one more non-streamed batch: the faster of "
             "the two anchors the calibrated prediction at n = 1 and below the visited n "
             "(predictions only; a single batch can sit in a burst of the host's link, "
-            "docs/models.md)");
+            "docs/models.md); off by default: on a drifting lease its batches cost a stationary "
+            "workload about 2 % (docs/results.md, session 34)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },

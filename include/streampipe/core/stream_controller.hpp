@@ -140,8 +140,9 @@ struct AdaptiveOptions {
   // runs 187-191) and every prediction below the visited n with it: on run 193's lease the
   // check cut the points over 10 % from 128 to 95 (docs/results.md, session 34). Not in steady
   // state nor where the samples are periods: the anchor is no residual there, the batch would
-  // be cost alone.
-  bool check_anchor = true;
+  // be cost alone. Off by default: on run 194's drifting lease (28-46 re-derivations in 400
+  // batches) its batches cost issue 4's stationary workloads 2.1 % against the best fixed n.
+  bool check_anchor = false;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
