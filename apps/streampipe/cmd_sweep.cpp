@@ -435,9 +435,9 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // pred_calibrated takes the faster of the two): both on the same batches.
   if (const double check = ap.controller().anchor_check_ms(); check > 0.0) {
     std::string first;
-    for (const SweepPoint& p : cfg) {
-      absl::StrAppendFormat(&first, " n=%d:%.4f", p.streams,
-                            ap.controller().FirstAnchorPredictMs(p.streams, c.items));
+    for (const SweepPoint& pt : cfg) {
+      absl::StrAppendFormat(&first, " n=%d:%.4f", pt.streams,
+                            ap.controller().FirstAnchorPredictMs(pt.streams, c.items));
     }
     std::cerr << absl::StrFormat(
         "    adaptive anchor check: %.4f ms; first anchor alone (n:ms):%s\n", check, first);

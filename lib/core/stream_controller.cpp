@@ -753,8 +753,16 @@ bool StreamController::AnchorCheckOwed() const {
 }
 
 bool StreamController::AnchorCheckUseful() const {
-  // As CalibrationNow's residual at n = 1: not from a latency among periods.
-  return options_.check_anchor && !options_.steady_state && !sampled_periods_;
+  // Where CalibrationNow takes the measurement as the residual at n = 1: not from a latency
+  // among periods, not where n = 1 has samples of its own (n* = 1, or its visited neighbour),
+  // nor where the host's issue time bounds the measurement. Elsewhere the batch is cost alone.
+  if (!options_.check_anchor || options_.steady_state || sampled_periods_ || !reference_) {
+    return false;
+  }
+  if (const auto one = samples_.find(1); one != samples_.end() && !one->second.ms.empty()) {
+    return false;
+  }
+  return reference_->issue_ms < kIssueBound * reference_->measured_ms;
 }
 
 double StreamController::anchor_check_ms() const {
@@ -863,8 +871,8 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   }
   // The anchor check, once per derivation after its visits, on a batch of the reference's items.
-  if (AnchorCheckUseful() && anchor_check_generation_ != generation_ &&
-      items == reference_->items && VisitsComplete()) {
+  if (VisitsComplete() && AnchorCheckUseful() && anchor_check_generation_ != generation_ &&
+      items == reference_->items) {
     anchor_check_generation_ = generation_;
     anchor_check_pending_ = true;
     anchor_check_ms_ = 0.0;
@@ -1079,7 +1087,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       // The anchor check's batch: planned before any re-measurement of its generation, so the
       // first kMeasure of that generation observed while it is pending.
       if (plan.kind == PlanKind::kMeasure && anchor_check_pending_ &&
-          plan.generation == anchor_check_generation_) {
+          plan.generation != kNoGeneration && plan.generation == anchor_check_generation_) {
         anchor_check_pending_ = false;
         if (plan.generation == generation_ && reference_ && obs.items == reference_->items) {
           anchor_check_ms_ = obs.measured_ms;

@@ -332,7 +332,8 @@ class StreamController {
   // The anchor check is useful, and this derivation's batch is planned and not in yet, or not
   // planned where the last planned batch has the reference's items (the batch it runs on).
   bool AnchorCheckOwed() const;
-  // check_anchor, and the anchor is a residual of the prediction (not steady state, no periods).
+  // check_anchor, and the measurement is the prediction's residual at n = 1: not in steady state
+  // or among periods, not where n = 1 has samples, not where the host bounds the measurement.
   bool AnchorCheckUseful() const;
   int VisitBatches() const;  // batches per visit of a neighbour (`exploration.run`, resolved)
   // Samples of a neighbour a comparison with n* ends at: 8, or samples_per_candidate if more.
