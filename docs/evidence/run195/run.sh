@@ -1,7 +1,7 @@
 # Run 195 (session 34): the final code's GPU tests (ae3b39b; the anchor check off by default, so
-# the default path is e6d036e's): adaptive, pipeline and resources (the bundle the device tool's
+# the default path is e6d036e's): adaptive and pipeline (the bundle the device tool's
 # size limit leaves room for, `scripts/device-bundle --pack
-# --only=adaptive_gpu_test,pipeline_test,cuda_resources_test`).
+# --only=adaptive_gpu_test,pipeline_test`).
 #   bash docs/evidence/run195/run.sh
 set -u
 [ -d .device ] || tar -xJf .device.txz
