@@ -629,16 +629,8 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   // anchors the residual there, so that below the smallest n visited the correction runs
   // toward it instead of holding that n's (run 82 replayed: n = 1 predicted 9-13 % low for
   // add-scalar batches whose visited n sat 10 % under the model). Only once some n is
-  // measured (before, the whole model scales to n*'s level); not where n = 1 was sampled
-  // (kept out above if the host bound it), nor where the host's issue time bounds the
-  // measurement itself; and not where the samples are periods (steady state, or overlapped
-  // batches: the measurement is one batch's latency).
-  const bool reference_issue_bound =
-      line && reference_ && reference_->issue_ms >= kIssueBound * reference_->measured_ms;
-  const auto at_one = samples_.find(1);
-  if (!cal.residuals.empty() && reference_ && !reference_issue_bound &&
-      (at_one == samples_.end() || at_one->second.ms.empty()) && !options_.steady_state &&
-      !sampled_periods_) {
+  // measured (before, the whole model scales to n*'s level); MeasurementAnchorsOne says where.
+  if (!cal.residuals.empty() && MeasurementAnchorsOne(line.has_value())) {
     const double d = cal.device.TotalMs(1);
     // With the anchor check, the faster of the two non-streamed batches (a burst slows a batch;
     // none speeds one up).
@@ -752,17 +744,18 @@ bool StreamController::AnchorCheckOwed() const {
              : planned_items_ == reference_->items;
 }
 
-bool StreamController::AnchorCheckUseful() const {
-  // Where CalibrationNow takes the measurement as the residual at n = 1: not from a latency
-  // among periods, not where n = 1 has samples of its own (n* = 1, or its visited neighbour),
-  // nor where the host's issue time bounds the measurement. Elsewhere the batch is cost alone.
-  if (!options_.check_anchor || options_.steady_state || sampled_periods_ || !reference_) {
-    return false;
-  }
+bool StreamController::MeasurementAnchorsOne(bool issue_line) const {
+  if (!reference_ || options_.steady_state || sampled_periods_) return false;
   if (const auto one = samples_.find(1); one != samples_.end() && !one->second.ms.empty()) {
     return false;
   }
-  return reference_->issue_ms < kIssueBound * reference_->measured_ms;
+  return !(issue_line && reference_->issue_ms >= kIssueBound * reference_->measured_ms);
+}
+
+bool StreamController::AnchorCheckUseful() const {
+  // Where the measurement may anchor n = 1 (elsewhere the batch is cost alone): whether an issue
+  // line will exist is not known yet, so a measurement the host bounds is left out either way.
+  return options_.check_anchor && MeasurementAnchorsOne(/*issue_line=*/true);
 }
 
 double StreamController::anchor_check_ms() const {
@@ -775,7 +768,6 @@ double StreamController::FirstAnchorPredictMs(int streams, std::int64_t items) c
   ignore_anchor_check_ = true;
   const double ms = PredictMs(streams, items);
   ignore_anchor_check_ = false;
-  calibration_.reset();
   return ms;
 }
 

@@ -332,9 +332,14 @@ class StreamController {
   // The anchor check is useful, and this derivation's batch is planned and not in yet, or not
   // planned where the last planned batch has the reference's items (the batch it runs on).
   bool AnchorCheckOwed() const;
-  // check_anchor, and the measurement is the prediction's residual at n = 1: not in steady state
-  // or among periods, not where n = 1 has samples, not where the host bounds the measurement.
+  // check_anchor, where the measurement may be the prediction's residual at n = 1.
   bool AnchorCheckUseful() const;
+  // Whether the non-streamed measurement is the calibrated prediction's residual at n = 1
+  // (CalibrationNow; with some n measured): not where n = 1 has samples of its own (n* = 1, or
+  // its visited neighbour), not where the samples are periods (steady state, or overlapped
+  // batches: the measurement is one batch's latency), and, where an issue line was measured
+  // (issue_line), not where the host's issue time bounds the measurement.
+  bool MeasurementAnchorsOne(bool issue_line) const;
   int VisitBatches() const;  // batches per visit of a neighbour (`exploration.run`, resolved)
   // Samples of a neighbour a comparison with n* ends at: 8, or samples_per_candidate if more.
   int ComparisonSamples() const;
