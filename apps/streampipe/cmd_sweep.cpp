@@ -69,6 +69,8 @@ struct Settings {
   int measure_batches = AdaptiveOptions{}.measure_batches;
   // The adaptive pipeline's anchor check (AdaptiveOptions::check_anchor).
   bool check_anchor = AdaptiveOptions{}.check_anchor;
+  // Whether the adaptive-run check judges the run's non-streamed measurement too (sweep.hpp).
+  bool judge_anchor = true;
   // The adaptive pipeline's drift threshold (AdaptiveOptions::detector.threshold).
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
   DeviceTraits traits;
@@ -231,20 +233,31 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.powers_of_two = pow2;
   // Checked against the first half of the rounds (the second half comes after the run kept):
   // a run whose own batches disagree with them (by more than kAdaptiveAgreementWithin over all
-  // its n, or kAdaptiveSampleWithin at one; or that sampled nothing) sat in a burst the rounds
-  // did not see, and runs again, up to --adaptive-retries times; the run agreeing best is kept
-  // (CompareAdaptiveRun, sweep.hpp).
+  // its n, or kAdaptiveSampleWithin at one; or that sampled nothing; or, with --judge-anchor,
+  // whose non-streamed measurement is slower than n = 1's rounds beyond its tolerance) sat in a
+  // burst the rounds did not see, and runs again, up to --adaptive-retries times; the run
+  // agreeing best is kept (CompareAdaptiveRun, sweep.hpp).
   std::map<int, double> first_rounds;
   for (std::size_t i = 0; i < ns.size(); ++i) {
     if (!ms[i].empty()) first_rounds[ns[i]] = Percentile(ms[i], 0.5);
   }
-  std::optional<StreamPipeline> kept;
+  // Every run of this configuration, in order; those kept by neither rule below are released.
+  std::vector<std::optional<StreamPipeline>> runs;
+  int kept_i = -1;
   std::vector<TracedBatch> kept_trace;
   int kept_run = 0;
   int kept_batches = 0;
   bool kept_calibrated = false;
   AdaptiveAgreement agreement;
   int adaptive_runs = 0;
+  // With --judge-anchor, the run the check would keep without judging the anchor, as before
+  // session 35: the best by the other tolerances among the runs up to the first that agrees by
+  // them (which the judged check ran too: its deviation is never smaller). Its predictions and
+  // choice are logged beside the kept run's where the two differ, an exact pair on the same
+  // rounds.
+  int unjudged_i = -1;
+  double unjudged_deviation = std::numeric_limits<double>::infinity();
+  bool unjudged_done = false;
   for (int run = 0; run <= s.adaptive_retries; ++run) {
     STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline candidate, StreamPipeline::Create(ao));
     std::vector<TracedBatch> traced;
@@ -274,27 +287,54 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     const std::optional<BatchObservation>& ref = candidate.controller().reference();
     const AdaptiveAgreement a = CompareAdaptiveRun(
         candidate.controller().Measured(),
-        ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds);
-    const bool better = !kept || a.deviation < agreement.deviation;
+        ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds, s.judge_anchor);
+    const double plain =
+        s.judge_anchor
+            ? CompareAdaptiveRun(candidate.controller().Measured(), 0.0, first_rounds, false)
+                  .deviation
+            : a.deviation;
+    const bool better = kept_i < 0 || a.deviation < agreement.deviation;
     const bool calibrated = candidate.controller().CalibrationComplete();
     std::cerr << absl::StrFormat(
         "    adaptive run %d: %d batches, calibration %s; own batches / rounds %.3f over %d n, "
         "farthest %.3f at n=%d (deviation %.2f of the tolerances%s), non-streamed / rounds at "
-        "n=1 %.3f (not judged)\n",
+        "n=1 %.3f (%.2f of its tolerance, %s)\n",
         run + 1, batches_run, calibrated ? "complete" : "incomplete", a.samples_ratio,
         a.compared, a.worst_ratio, a.worst_n, a.deviation, better ? ", kept" : "",
-        a.reference_ratio);
+        a.reference_ratio, a.reference_deviation, s.judge_anchor ? "judged" : "not judged");
+    runs.emplace_back(std::move(candidate));
     if (better) {
-      kept.emplace(std::move(candidate));
+      kept_i = run;
       agreement = a;
       kept_trace = std::move(traced);
       kept_run = run + 1;
       kept_batches = batches_run;
       kept_calibrated = calibrated;
     }
+    if (!unjudged_done) {
+      if (unjudged_i < 0 || plain < unjudged_deviation) {
+        unjudged_i = run;
+        unjudged_deviation = plain;
+      }
+      unjudged_done = unjudged_deviation <= 1.0;
+    }
+    for (int j = 0; j <= run; ++j) {
+      if (j != kept_i && j != unjudged_i) runs[static_cast<std::size_t>(j)].reset();
+    }
     if (agreement.agrees()) break;
   }
-  StreamPipeline& ap = *kept;
+  StreamPipeline& ap = *runs[static_cast<std::size_t>(kept_i)];
+  if (unjudged_i != kept_i) {
+    const StreamPipeline& other = *runs[static_cast<std::size_t>(unjudged_i)];
+    std::string pred;
+    for (int n : ns) {
+      absl::StrAppendFormat(&pred, " n=%d:%.4f", n, other.controller().PredictMs(n, c.items));
+    }
+    std::cerr << absl::StrFormat(
+        "    adaptive anchor not judged: run %d kept instead, adaptive n=%d; predictions "
+        "(n:ms):%s\n",
+        unjudged_i + 1, other.chosen_streams(), pred);
+  }
   if (s.adaptive_trace != nullptr) {
     // Which batches the controller took as samples, and how long the host held each Run call
     // (host_wall_ms - elapsed_ms: the GPU's idle time around the batch, at most).
@@ -607,6 +647,11 @@ int RunSweep(const std::vector<std::string>& args) {
                          "with the rounds before it (by more than %g %% over all its n or %g %% "
                          "at one: a burst; 0: never)",
                          100 * kAdaptiveAgreementWithin, 100 * kAdaptiveSampleWithin));
+  fs.Add("judge-anchor", &s.judge_anchor,
+         absl::StrFormat("count the adaptive run's non-streamed measurement in that check too: "
+                         "slower than the rounds at n = 1 by more than %g %% and %g us is a "
+                         "burst (--no-judge-anchor: reported, not judged, as before session 35)",
+                         100 * kAdaptiveReferenceWithin, 1000 * kAdaptiveReferenceFloorMs));
   std::string adaptive_trace;
   fs.Add("adaptive-trace", &adaptive_trace,
          "write every batch of each kept adaptive run here (CSV: configuration, batch, kind, n, "

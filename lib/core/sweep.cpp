@@ -528,7 +528,8 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
 // ---- the adaptive run against the rounds ----
 
 AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double reference_ms,
-                                     const std::map<int, double>& rounds_ms) {
+                                     const std::map<int, double>& rounds_ms,
+                                     bool judge_reference) {
   const auto rounds_at = [&](int n) {
     const auto it = rounds_ms.find(n);
     return it != rounds_ms.end() && std::isfinite(it->second) && it->second > 0.0 ? it->second
@@ -557,10 +558,14 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
   const double one = rounds_at(1);
   if (std::isfinite(reference_ms) && reference_ms > 0.0 && std::isfinite(one)) {
     a.reference_ratio = reference_ms / one;
+    a.reference_deviation =
+        std::max(0.0, reference_ms - one) /
+        std::max(kAdaptiveReferenceWithin * one, kAdaptiveReferenceFloorMs);
   }
   if (std::isfinite(a.samples_ratio)) {
     a.deviation = std::max(std::abs(a.samples_ratio - 1.0) / kAdaptiveAgreementWithin,
                            worst_off / kAdaptiveSampleWithin);
+    if (judge_reference) a.deviation = std::max(a.deviation, a.reference_deviation);
   }
   return a;
 }

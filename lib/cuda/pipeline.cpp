@@ -174,6 +174,7 @@ struct Slot {
   bool busy = false;
   HostBatch batch;
   BatchPlan plan;
+  bool controller_plan = false;  // planned by the controller (not a caller's fixed n or measure)
   std::int64_t index = 0;
   bool staged_in = false;
   bool staged_out = false;
@@ -940,6 +941,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   Slot& slot = slots_[static_cast<std::size_t>(next_slot_)];
   slot.batch = batch;
   slot.plan = plan;
+  slot.controller_plan = !measure && !streams;
   slot.index = index;
   slot.phase = static_cast<int>((index / opt_.max_in_flight) % 2);
   slot.staged_in = opt_.in_bytes_per_item > 0 && !IsPinned(batch.in);
@@ -1034,6 +1036,14 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   const std::int64_t index = slot.index;
   const int n = slot.plan.streams;
   const bool measured = RunsNonStreamed(slot.plan.kind);
+  // A controller's plan whose batch ran but cannot be collected, where the pipeline goes on (an
+  // error neither sticky nor a timeout, which stop it), is given back as one that failed before
+  // the GPU is: else a measurement's batch would be owed and never observed, and automatic mode
+  // would not derive again.
+  bool observed = false;
+  absl::Cleanup give_back = [&] {
+    if (!observed && slot.controller_plan && broken_.ok()) controller_->Abandon(slot.plan);
+  };
 
   if (slot.staged_out) {
     // Pageable output: copy each chunk out of pinned staging as soon as its copy-out finished,
@@ -1215,6 +1225,7 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   // A held batch's time is the device's alone, not what the pipeline delivers: not a sample. A
   // gate that opened itself did not hold the batch until it was issued.
   st.held = slot.held && gate_ && gate_.data()->timed_out == 0;
+  observed = true;
   if (!slot.held) (void)controller_->Observe(slot.plan, obs);  // finite and positive timings
   const auto& events = controller_->events();
   for (std::size_t i = events_before; i < events.size(); ++i) {

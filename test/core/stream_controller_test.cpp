@@ -852,6 +852,39 @@ TEST(StreamControllerTest, AnAbandonedMeasurementBatchIsPlannedAgain) {
   EXPECT_EQ(c.events().size(), events + 1);
 }
 
+// A measurement's batch that ran but could not be collected (an error that did not stop the
+// pipeline) is given back after later plans were made, batches in flight: the measurement is
+// planned again, and the derivation comes with its observation.
+TEST(StreamControllerTest, AMeasurementGivenBackAfterLaterPlansIsPlannedAgain) {
+  StreamController c = Make();
+  SimulatedCard card(7);
+  Drive(c, card, kTransferBound, 20);
+  const std::size_t events = c.events().size();
+  c.RequestRemeasure("test");
+  const BatchPlan halves = c.Plan(kItems);
+  ASSERT_EQ(halves.kind, PlanKind::kMeasureHalves);
+  ASSERT_TRUE(c.Observe(halves, card.Run(halves, kTransferBound, kItems)).ok());
+  const BatchPlan lost = c.Plan(kItems);
+  ASSERT_EQ(lost.kind, PlanKind::kMeasure);
+  // Planned while the measurement is out: the current n, owed nothing.
+  const BatchPlan later = c.Plan(kItems);
+  const BatchPlan later2 = c.Plan(kItems);
+  ASSERT_EQ(later.kind, PlanKind::kStreamed);
+  ASSERT_EQ(later2.kind, PlanKind::kStreamed);
+  c.Abandon(lost);
+  EXPECT_EQ(c.events().size(), events) << "nothing derived from a batch never observed";
+  ASSERT_TRUE(c.Observe(later, card.Run(later, kTransferBound, kItems)).ok());
+  const BatchPlan again = c.Plan(kItems);
+  ASSERT_EQ(again.kind, PlanKind::kMeasure) << "the measurement is owed again";
+  ASSERT_TRUE(c.Observe(later2, card.Run(later2, kTransferBound, kItems)).ok());
+  EXPECT_EQ(c.events().size(), events);
+  ASSERT_TRUE(c.Observe(again, card.Run(again, kTransferBound, kItems)).ok());
+  ASSERT_EQ(c.events().size(), events + 1);
+  EXPECT_EQ(c.events().back().kind, EventKind::kDrift);
+  EXPECT_EQ(c.events().back().reason.rfind("test", 0), 0u) << c.events().back().reason;
+  EXPECT_NE(c.Plan(kItems).kind, PlanKind::kMeasure);
+}
+
 // A measurement's batch planned before a caller's measurement derived (batches in flight) is
 // stale when it comes back: it neither completes the next measurement with its old time nor
 // derives again.

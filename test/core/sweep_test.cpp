@@ -1153,14 +1153,16 @@ TEST(AdaptiveAgreementTest, ARunThatSawTheRoundsCardAgrees) {
   const std::map<int, double> rounds = {{1, 8.0}, {2, 4.0}, {4, 2.0}, {8, 4.0}};
   // Own medians 3 % over, equal and 6.25 % under: the median ratio is 1, the farthest n 6.25 %
   // off, a quarter of its tolerance. The non-streamed measurement, 25 % over n = 1's rounds, is
-  // reported, not judged (tiny batches' is so on a quiet card).
+  // reported (2.5 of its tolerance), not judged here.
   const AdaptiveAgreement a = CompareAdaptiveRun(
-      {Seen(2, 4, 4.125), Seen(4, 32, 2.0), Seen(8, 2, 3.75)}, 10.0, rounds);
+      {Seen(2, 4, 4.125), Seen(4, 32, 2.0), Seen(8, 2, 3.75)}, 10.0, rounds,
+      /*judge_reference=*/false);
   EXPECT_EQ(a.compared, 3);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0);
   EXPECT_DOUBLE_EQ(a.worst_ratio, 0.9375);
   EXPECT_EQ(a.worst_n, 8);
   EXPECT_DOUBLE_EQ(a.reference_ratio, 1.25);
+  EXPECT_DOUBLE_EQ(a.reference_deviation, 2.5);
   EXPECT_DOUBLE_EQ(a.deviation, 0.25);
   EXPECT_TRUE(a.agrees());
 }
@@ -1168,7 +1170,7 @@ TEST(AdaptiveAgreementTest, ARunThatSawTheRoundsCardAgrees) {
 TEST(AdaptiveAgreementTest, ABurstOnTheRunIsSeen) {
   const std::map<int, double> rounds = {{1, 8.0}, {2, 4.0}, {4, 2.0}, {8, 4.0}};
   // Run 88's first kind: the run's own batches 1.5-1.75x the rounds' (no reference given).
-  AdaptiveAgreement a = CompareAdaptiveRun({Seen(4, 20, 3.5), Seen(8, 2, 6.0)}, 0.0, rounds);
+  AdaptiveAgreement a = CompareAdaptiveRun({Seen(4, 20, 3.5), Seen(8, 2, 6.0)}, 0.0, rounds, true);
   EXPECT_EQ(a.compared, 2);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.625);
   EXPECT_TRUE(std::isnan(a.reference_ratio));
@@ -1176,26 +1178,26 @@ TEST(AdaptiveAgreementTest, ABurstOnTheRunIsSeen) {
   EXPECT_FALSE(a.agrees());
   // Runs 89 and 92: one visit of two batches 1.8x the rounds', the others as the rounds; their
   // median agrees, the visit does not (80 % in units of 25 %).
-  a = CompareAdaptiveRun({Seen(2, 8, 4.0), Seen(4, 32, 2.0), Seen(8, 2, 7.2)}, 0.0, rounds);
+  a = CompareAdaptiveRun({Seen(2, 8, 4.0), Seen(4, 32, 2.0), Seen(8, 2, 7.2)}, 0.0, rounds, true);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0);
   EXPECT_DOUBLE_EQ(a.worst_ratio, 1.8);
   EXPECT_EQ(a.worst_n, 8);
   EXPECT_DOUBLE_EQ(a.deviation, 3.2);
   EXPECT_FALSE(a.agrees());
   // One n at its tolerance (25 % over, exactly): agrees.
-  a = CompareAdaptiveRun({Seen(2, 8, 4.25), Seen(4, 32, 2.125), Seen(8, 2, 5.0)}, 0.0, rounds);
+  a = CompareAdaptiveRun({Seen(2, 8, 4.25), Seen(4, 32, 2.125), Seen(8, 2, 5.0)}, 0.0, rounds, true);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0625);
   EXPECT_EQ(a.deviation, 1.0);
   EXPECT_TRUE(a.agrees());
   // Its second kind: nothing sampled in the last derivation (the non-streamed measurement
   // 2.2x): nothing to compare, not trusted.
-  a = CompareAdaptiveRun({}, 17.6, rounds);
+  a = CompareAdaptiveRun({}, 17.6, rounds, true);
   EXPECT_EQ(a.compared, 0);
   EXPECT_TRUE(std::isnan(a.samples_ratio));
   EXPECT_NEAR(a.reference_ratio, 2.2, 1e-12);
   EXPECT_TRUE(std::isinf(a.deviation));
   // Faster than the rounds counts as much as slower.
-  a = CompareAdaptiveRun({Seen(4, 8, 1.5), Seen(8, 8, 3.0)}, 8.0, rounds);
+  a = CompareAdaptiveRun({Seen(4, 8, 1.5), Seen(8, 8, 3.0)}, 8.0, rounds, true);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 0.75);
   EXPECT_DOUBLE_EQ(a.deviation, 2.5);
 }
@@ -1207,18 +1209,62 @@ TEST(AdaptiveAgreementTest, OnlyComparableMeasurementsCount) {
   const AdaptiveAgreement a = CompareAdaptiveRun(
       {Seen(2, 1, 40.0), Seen(32, 8, 40.0), Seen(8, 8, 40.0), Seen(16, 8, 40.0), Seen(4, 8, 0.0),
        Seen(4, 3, 2.25)},
-      8.0, rounds);
+      8.0, rounds, true);
   EXPECT_EQ(a.compared, 1);
   EXPECT_DOUBLE_EQ(a.samples_ratio, 1.125);
   EXPECT_EQ(a.worst_n, 4);
   EXPECT_TRUE(std::isnan(a.reference_ratio));
   EXPECT_DOUBLE_EQ(a.deviation, 1.25);
   // Nothing to compare: not trusted, whatever the reference says.
-  const AdaptiveAgreement none = CompareAdaptiveRun({Seen(2, 1, 4.0)}, 8.0, rounds);
+  const AdaptiveAgreement none = CompareAdaptiveRun({Seen(2, 1, 4.0)}, 8.0, rounds, true);
   EXPECT_EQ(none.compared, 0);
   EXPECT_TRUE(std::isinf(none.deviation));
   EXPECT_EQ(none.worst_n, 0);
   EXPECT_FALSE(none.agrees());
+}
+
+TEST(AdaptiveAgreementTest, ASlowAnchorIsABurstOnTheRunWhereJudged) {
+  // Run 191's slow anchor: the rounds at n = 1 5.78 ms, the run's non-streamed batch 8.63 ms
+  // (its copies 2.1x), its streamed visits as the rounds.
+  const std::map<int, double> rounds = {{1, 5.78}, {2, 4.57}, {4, 3.97}, {8, 3.5}};
+  const std::vector<MeasuredN> visits = {Seen(4, 8, 3.97), Seen(8, 32, 3.5)};
+  AdaptiveAgreement a = CompareAdaptiveRun(visits, 8.63, rounds, true);
+  EXPECT_DOUBLE_EQ(a.samples_ratio, 1.0);
+  EXPECT_NEAR(a.reference_ratio, 8.63 / 5.78, 1e-12);
+  // 2.85 ms over, in units of 10 % of 5.78 ms.
+  EXPECT_NEAR(a.reference_deviation, 2.85 / 0.578, 1e-9);
+  EXPECT_NEAR(a.deviation, 2.85 / 0.578, 1e-9);
+  EXPECT_FALSE(a.agrees());
+  // Not judged: reported alike, the run agrees.
+  a = CompareAdaptiveRun(visits, 8.63, rounds, false);
+  EXPECT_NEAR(a.reference_deviation, 2.85 / 0.578, 1e-9);
+  EXPECT_DOUBLE_EQ(a.deviation, 0.0);
+  EXPECT_TRUE(a.agrees());
+  // 8 % slower: within its tolerance, and the larger of the two deviations counts.
+  a = CompareAdaptiveRun({Seen(4, 8, 4.1685), Seen(8, 32, 3.5)}, 5.78 * 1.08, rounds, true);
+  EXPECT_NEAR(a.reference_deviation, 0.8, 1e-9);
+  EXPECT_NEAR(a.samples_ratio, 1.025, 1e-9);  // the median of 1.05 and 1: 0.25 of 10 %
+  EXPECT_NEAR(a.deviation, 0.8, 1e-9);
+  EXPECT_TRUE(a.agrees());
+  // Faster than the rounds is no burst on the run (one on the rounds, if any): not counted.
+  a = CompareAdaptiveRun(visits, 4.0, rounds, true);
+  EXPECT_DOUBLE_EQ(a.reference_deviation, 0.0);
+  EXPECT_DOUBLE_EQ(a.deviation, 0.0);
+}
+
+TEST(AdaptiveAgreementTest, ATinyBatchsTimingEventsAreNoBurst) {
+  // Run 192's 0.5 MiB matrix product on a quiet lease: the rounds at n = 1 46.6 us, its one
+  // non-streamed batch with timing events 56.6 us (21 % over, 10 us): under the 25 us floor.
+  const std::map<int, double> rounds = {{1, 0.0466}, {2, 0.046}};
+  AdaptiveAgreement a = CompareAdaptiveRun({Seen(2, 32, 0.046)}, 0.0566, rounds, true);
+  EXPECT_NEAR(a.reference_ratio, 0.0566 / 0.0466, 1e-12);
+  EXPECT_NEAR(a.reference_deviation, 0.4, 1e-9);  // 10 us of 25
+  EXPECT_NEAR(a.deviation, 0.4, 1e-9);
+  EXPECT_TRUE(a.agrees());
+  // 35 us over (1.75x): beyond the floor, a burst.
+  a = CompareAdaptiveRun({Seen(2, 32, 0.046)}, 0.0816, rounds, true);
+  EXPECT_NEAR(a.reference_deviation, 1.4, 1e-9);
+  EXPECT_FALSE(a.agrees());
 }
 
 // HandSweep with the device's time alone on three points of A: n = 1 (held 10, current 11:

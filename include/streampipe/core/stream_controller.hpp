@@ -239,9 +239,11 @@ class StreamController {
   BatchPlan Plan(std::int64_t items);
 
   // A plan that will not be observed: its batch was refused or failed before it ran (a
-  // launcher's error, a bad batch). A warm-up or a measurement's batch is planned again, so that
-  // the measurement still completes; a streamed or explored batch is simply not owed. Plans of
-  // an earlier derivation are ignored. Call it before planning the next batch.
+  // launcher's error, a bad batch), or ran and could not be collected. A warm-up or a
+  // measurement's batch is planned again, so that the measurement still completes; a streamed
+  // or explored batch is simply not owed. Plans of an earlier derivation are ignored. Later
+  // plans may have been made (batches in flight): the measurement completes once all its
+  // batches are observed, in any order.
   void Abandon(const BatchPlan& plan);
 
   // Reports how the planned batch went. InvalidArgument for non-finite or negative timings,

@@ -119,13 +119,19 @@ struct SweepPoint {
 // median ratio within kAdaptiveAgreementWithin of 1) and at each (within kAdaptiveSampleWithin:
 // a visit of two batches that a burst slowed 1.8-2.4x fitted c or the issue cost to it and put
 // n far from it 48-159 % over, runs 89 and 92; visits of two batches repeat the rounds within
-// 7 % at the 90th percentile on quiet leases). Its non-streamed
-// (reference) measurement against the rounds at n = 1 is reported beside it, not judged: it is
-// one batch with timing events, after batches at other n, and for batches of tens of
-// microseconds it runs 11-33 % over n = 1's rounds on a quiet card (run 89, the 0.5 MiB
-// matmul), which is no burst.
+// 7 % at the 90th percentile on quiet leases). Its non-streamed (reference) measurement, the
+// anchor of every prediction below the n the run visited, is judged against the rounds at n = 1
+// where `judge_reference` (the sweep's --judge-anchor, on by default since session 35): slower
+// than them by more than kAdaptiveReferenceWithin, and by more than kAdaptiveReferenceFloorMs,
+// is a burst on the run (run 191: 1.49x, the copies 2.1x, and n = 1 predicted 49 % over). Only
+// slower: a burst slows a batch, and a faster anchor is a burst on the rounds. The floor is for
+// batches of tens of microseconds, whose one batch with timing events, after batches at other
+// n, runs 6.8 us over the rounds on median and 25 us at most on runs 184-193's leases (11-33 %
+// of the 0.5 MiB matmul's 46 us on run 89's quiet one), which is no burst.
 inline constexpr double kAdaptiveAgreementWithin = 0.10;
 inline constexpr double kAdaptiveSampleWithin = 0.25;
+inline constexpr double kAdaptiveReferenceWithin = 0.10;
+inline constexpr double kAdaptiveReferenceFloorMs = 0.025;
 struct AdaptiveAgreement {
   // Median over the n the run sampled at least twice and the rounds measured, of the run's
   // median / the rounds' median; NaN where no n compares.
@@ -137,20 +143,25 @@ struct AdaptiveAgreement {
   // The run's non-streamed measurement / the rounds' median at n = 1; NaN where either is
   // missing or not positive.
   double reference_ratio = std::numeric_limits<double>::quiet_NaN();
-  // In units of the tolerances, the larger of |samples_ratio - 1| / kAdaptiveAgreementWithin and
-  // |worst_ratio - 1| / kAdaptiveSampleWithin: <= 1, the run agrees with the rounds. +inf where
-  // no n compares (a run whose last derivation sampled nothing, as in a burst that kept it
-  // re-measuring: not trusted).
+  // How far that measurement is slower than the rounds at n = 1, in units of its tolerance:
+  // (reference - rounds) / max(kAdaptiveReferenceWithin x rounds, kAdaptiveReferenceFloorMs),
+  // 0 where faster or where either is missing. Reported whether judged or not.
+  double reference_deviation = 0.0;
+  // In units of the tolerances, the larger of |samples_ratio - 1| / kAdaptiveAgreementWithin,
+  // |worst_ratio - 1| / kAdaptiveSampleWithin and, where judged, reference_deviation: <= 1, the
+  // run agrees with the rounds. +inf where no n compares (a run whose last derivation sampled
+  // nothing, as in a burst that kept it re-measuring: not trusted).
   double deviation = std::numeric_limits<double>::infinity();
   bool agrees() const { return deviation <= 1.0; }
 };
 
 // `run`: the adaptive run's measured n (StreamController::Measured()); `reference_ms`: its
 // non-streamed measurement at the same item count as the rounds (<= 0: none); `rounds_ms`:
-// the rounds' median batch time by n. Entries with a non-finite or non-positive time are
-// skipped.
+// the rounds' median batch time by n; `judge_reference`: whether reference_deviation counts in
+// the deviation. Entries with a non-finite or non-positive time are skipped.
 AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double reference_ms,
-                                     const std::map<int, double>& rounds_ms);
+                                     const std::map<int, double>& rounds_ms,
+                                     bool judge_reference);
 
 // ---- CSV: one row per point ----
 //
