@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# ctest device_slim: scripts/device-slim on a scratch git checkout. It takes the committed files
+# of the run folders not kept out of the working tree, leaves untracked and changed files and the
+# kept folders, and --restore brings back exactly what it took (git status as before); bad
+# options exit 64, a folder that is no git checkout 66.
+#   device_slim_test.sh SCRIPT
+set -u
+script="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() {  # check DESCRIPTION COMMAND...: the command must succeed
+  local what="$1"
+  shift
+  if ! "$@"; then
+    echo "FAIL: $what" >&2
+    fails=$((fails + 1))
+  fi
+}
+repo="$tmp/repo"
+mkdir -p "$repo/scripts" "$repo/docs/evidence/runA" "$repo/docs/evidence/runB/sub" "$repo/lib"
+cp "$script" "$repo/scripts/device-slim"
+cd "$repo"
+git init -q .
+printf 'a\n' > docs/evidence/runA/log.txt
+printf 'b1\n' > docs/evidence/runB/log.txt
+printf 'b2\n' > docs/evidence/runB/sub/trace.csv
+printf 'b3\n' > docs/evidence/runB/changed.txt
+printf 'code\n' > lib/x.cpp
+git add -A
+git -c user.name=t -c user.email=t@example.com commit -qm init
+printf 'b3 edited\n' > docs/evidence/runB/changed.txt   # an uncommitted change
+printf 'new\n' > docs/evidence/runB/fresh.txt           # untracked: a run's new output
+before=$(git status --porcelain)
+
+out=$(scripts/device-slim --keep=runA 2>&1)
+rc=$?
+check "slim exits 0 (got $rc: $out)" test "$rc" = 0
+check "the report counts what it took: $out" grep -q "took 2 committed files" <<<"$out"
+check "runB's committed files are out" test ! -e docs/evidence/runB/log.txt -a ! -e docs/evidence/runB/sub/trace.csv
+check "an emptied folder goes" test ! -e docs/evidence/runB/sub
+check "the kept folder stays" test -e docs/evidence/runA/log.txt
+check "a changed file stays" grep -qx 'b3 edited' docs/evidence/runB/changed.txt
+check "an untracked file stays" test -e docs/evidence/runB/fresh.txt
+check "code outside the run folders stays" test -e lib/x.cpp
+
+out=$(scripts/device-slim --restore 2>&1)
+rc=$?
+check "restore exits 0 (got $rc: $out)" test "$rc" = 0
+check "restore brings the files back" grep -qx 'b2' docs/evidence/runB/sub/trace.csv
+check "git status as before" test "$(git status --porcelain)" = "$before"
+check "the change survives" grep -qx 'b3 edited' docs/evidence/runB/changed.txt
+
+scripts/device-slim --keep=runC >/dev/null 2>"$tmp/err"
+rc=$?
+check "a kept folder that is not there exits 64 (got $rc)" test "$rc" = 64
+check "and names it" grep -q "docs/evidence/runC" "$tmp/err"
+check "nothing was taken out" test -e docs/evidence/runB/log.txt
+scripts/device-slim --frobnicate >/dev/null 2>"$tmp/err"
+rc=$?
+check "a bad option exits 64 (got $rc)" test "$rc" = 64
+check "and names it" grep -q "'--frobnicate'" "$tmp/err"
+
+mkdir -p "$tmp/plain/scripts"
+cp "$script" "$tmp/plain/scripts/device-slim"
+(cd "$tmp" && GIT_CEILING_DIRECTORIES="$tmp" plain/scripts/device-slim >/dev/null 2>"$tmp/err")
+rc=$?
+check "outside a git checkout exits 66 (got $rc)" test "$rc" = 66
+if [ "$fails" -gt 0 ]; then
+  echo "device_slim: $fails checks failed" >&2
+  exit 1
+fi
+echo "device_slim: all checks passed"
