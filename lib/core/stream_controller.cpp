@@ -868,7 +868,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     anchor_check_generation_ = generation_;
     anchor_check_pending_ = true;
     anchor_check_ms_ = 0.0;
-    return {PlanKind::kMeasure, 1, PredictMs(1, items), generation_};
+    return {PlanKind::kMeasure, 1, PredictMs(1, items), generation_, /*anchor_check=*/true};
   }
   // The first batch of a visit of `target` (n batches after the clamp): `run` batches in all.
   auto start_visit = [&](int target, int n) -> BatchPlan {
@@ -918,9 +918,11 @@ void StreamController::Abandon(const BatchPlan& plan) {
       if (warmups_planned_ > 0) --warmups_planned_;
       return;
     case PlanKind::kMeasure:
-      if (anchor_check_pending_ && anchor_check_generation_ == generation_ && !measure_pending_) {
-        anchor_check_pending_ = false;  // planned again once the visits are made
-        anchor_check_generation_ = -1;
+      if (plan.anchor_check) {
+        if (anchor_check_pending_ && anchor_check_generation_ == generation_) {
+          anchor_check_pending_ = false;  // planned again once the visits are made
+          anchor_check_generation_ = -1;
+        }
         return;
       }
       if (measure_pending_ && measures_planned_ > static_cast<int>(measures_.size())) {
@@ -1076,13 +1078,15 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       return absl::OkStatus();
     case PlanKind::kMeasure:
     case PlanKind::kMeasureHalves: {
-      // The anchor check's batch: planned before any re-measurement of its generation, so the
-      // first kMeasure of that generation observed while it is pending.
-      if (plan.kind == PlanKind::kMeasure && anchor_check_pending_ &&
-          plan.generation != kNoGeneration && plan.generation == anchor_check_generation_) {
-        anchor_check_pending_ = false;
-        if (plan.generation == generation_ && reference_ && obs.items == reference_->items) {
-          anchor_check_ms_ = obs.measured_ms;
+      // The anchor check's batch (marked when planned): it derives nothing; taken where it is
+      // the one pending in this generation (one given back is planned anew).
+      if (plan.anchor_check) {
+        if (plan.kind == PlanKind::kMeasure && anchor_check_pending_ &&
+            plan.generation != kNoGeneration && plan.generation == anchor_check_generation_) {
+          anchor_check_pending_ = false;
+          if (plan.generation == generation_ && reference_ && obs.items == reference_->items) {
+            anchor_check_ms_ = obs.measured_ms;
+          }
         }
         return absl::OkStatus();
       }

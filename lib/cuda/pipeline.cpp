@@ -1225,8 +1225,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   // A held batch's time is the device's alone, not what the pipeline delivers: not a sample. A
   // gate that opened itself did not hold the batch until it was issued.
   st.held = slot.held && gate_ && gate_.data()->timed_out == 0;
-  observed = true;
-  if (!slot.held) (void)controller_->Observe(slot.plan, obs);  // finite and positive timings
+  // Timings the controller rejects (not finite and positive) leave the plan given back, too.
+  observed = slot.held || controller_->Observe(slot.plan, obs).ok();
   const auto& events = controller_->events();
   for (std::size_t i = events_before; i < events.size(); ++i) {
     st.events.push_back(events[i]);

@@ -1951,6 +1951,53 @@ TEST(StreamControllerTest, AnAbandonedAnchorCheckIsPlannedAgain) {
   EXPECT_GT(c.anchor_check_ms(), 0.0);
 }
 
+// The check's batch given back after a re-measurement began (batches in flight: its collection
+// failed during the next batch's submission), with the kernel's halves planned first: the
+// re-measurement's own kMeasure batch is the measurement, not taken for the check, and derives.
+// (Told apart by the plan's mark: before it, the first kMeasure of the generation observed was
+// taken for the check, and this re-measurement never completed.)
+TEST(StreamControllerTest, AnAnchorCheckGivenBackDuringARemeasurementLeavesItsMeasurementWhole) {
+  AdaptiveOptions o = Options();
+  o.check_anchor = true;
+  o.measure_kernel_halves = true;
+  StreamController c = Make(o);
+  SimulatedCard card(13, 0.0);
+  std::optional<BatchPlan> check;
+  for (int i = 0; i < 600 && !check; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    if (p.anchor_check) {
+      check = p;
+      break;
+    }
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  ASSERT_TRUE(check.has_value()) << "no anchor check planned";
+  EXPECT_EQ(check->kind, PlanKind::kMeasure);
+  const std::size_t events = c.events().size();
+  c.RequestRemeasure("test");
+  const BatchPlan halves = c.Plan(kItems);
+  ASSERT_EQ(halves.kind, PlanKind::kMeasureHalves);
+  EXPECT_FALSE(halves.anchor_check);
+  c.Abandon(*check);
+  ASSERT_TRUE(c.Observe(halves, card.Run(halves, kTransferBound, kItems)).ok());
+  const BatchPlan measure = c.Plan(kItems);
+  ASSERT_EQ(measure.kind, PlanKind::kMeasure);
+  EXPECT_FALSE(measure.anchor_check);
+  ASSERT_TRUE(c.Observe(measure, card.Run(measure, kTransferBound, kItems)).ok());
+  ASSERT_EQ(c.events().size(), events + 1) << "the re-measurement derived";
+  EXPECT_EQ(c.events().back().kind, EventKind::kDrift);
+  // The new derivation plans its own check once its visits are made, and completes.
+  bool checked = false;
+  for (int i = 0; i < 600 && !c.CalibrationComplete(); ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    checked = checked || p.anchor_check;
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  EXPECT_TRUE(checked);
+  EXPECT_TRUE(c.CalibrationComplete());
+  EXPECT_GT(c.anchor_check_ms(), 0.0);
+}
+
 // Where the check could not change a prediction it is neither planned nor owed: in steady state
 // (the measurement is no residual among periods), where n = 1 has samples of its own (n* = 1),
 // and where the batches are not of the reference's items. With batches in flight and a

@@ -27,34 +27,62 @@ printf 'b1\n' > docs/evidence/runB/log.txt
 printf 'b2\n' > docs/evidence/runB/sub/trace.csv
 printf 'b3\n' > docs/evidence/runB/changed.txt
 printf 'code\n' > lib/x.cpp
+mkdir -p docs/evidence/runC docs/evidence/runD
+printf 'c\n' > "docs/evidence/runC/caf$(printf '\303\251').txt"   # a name git quotes
+printf 'g\n' > 'docs/evidence/runC/a[1].txt'                       # a name that is a glob ...
+printf 'y\n' > docs/evidence/runC/a1.txt                            # ... matching this one
+printf 's\n' > docs/evidence/runC/staged.txt
+printf 'mine\n' > docs/evidence/runC/gone.txt
+printf 'd\n' > docs/evidence/runD/log.txt
 git add -A
 git -c user.name=t -c user.email=t@example.com commit -qm init
 printf 'b3 edited\n' > docs/evidence/runB/changed.txt   # an uncommitted change
 printf 'new\n' > docs/evidence/runB/fresh.txt           # untracked: a run's new output
+mkdir -p docs/evidence/runB/empty                       # an empty untracked folder
+printf 'edited\n' > "docs/evidence/runC/caf$(printf '\303\251').txt"
+printf 'EDIT\n' > docs/evidence/runC/a1.txt
+printf 'staged\n' > docs/evidence/runC/staged.txt      # staged, then the working copy put back
+git add docs/evidence/runC/staged.txt
+printf 's\n' > docs/evidence/runC/staged.txt
+rm docs/evidence/runC/gone.txt                          # deleted by hand: stays deleted
 before=$(git status --porcelain)
 
-out=$(scripts/device-slim --keep=runA 2>&1)
+out=$(scripts/device-slim --keep=runA,docs/evidence/runD/ 2>&1)
 rc=$?
 check "slim exits 0 (got $rc: $out)" test "$rc" = 0
-check "the report counts what it took: $out" grep -q "took 2 committed files" <<<"$out"
+check "the report counts what it took: $out" grep -q "took 3 committed files" <<<"$out"
 check "runB's committed files are out" test ! -e docs/evidence/runB/log.txt -a ! -e docs/evidence/runB/sub/trace.csv
 check "an emptied folder goes" test ! -e docs/evidence/runB/sub
+check "an empty untracked folder stays" test -d docs/evidence/runB/empty
 check "the kept folder stays" test -e docs/evidence/runA/log.txt
+check "a kept folder named with its path and a slash stays" test -e docs/evidence/runD/log.txt
 check "a changed file stays" grep -qx 'b3 edited' docs/evidence/runB/changed.txt
+check "a changed file with a quoted name stays" grep -qx edited "docs/evidence/runC/caf$(printf '\303\251').txt"
+check "an unchanged file named like a glob goes" test ! -e 'docs/evidence/runC/a[1].txt'
+check "the file that glob matches, changed, stays" grep -qx EDIT docs/evidence/runC/a1.txt
+check "a staged change stays" test -e docs/evidence/runC/staged.txt
 check "an untracked file stays" test -e docs/evidence/runB/fresh.txt
 check "code outside the run folders stays" test -e lib/x.cpp
+scripts/device-slim --keep=runA >/dev/null 2>"$tmp/err"
+rc=$?
+check "a second slim before --restore exits 64 (got $rc)" test "$rc" = 64
 
 out=$(scripts/device-slim --restore 2>&1)
 rc=$?
 check "restore exits 0 (got $rc: $out)" test "$rc" = 0
 check "restore brings the files back" grep -qx 'b2' docs/evidence/runB/sub/trace.csv
+check "and the glob-named one" grep -qx 'g' 'docs/evidence/runC/a[1].txt'
 check "git status as before" test "$(git status --porcelain)" = "$before"
 check "the change survives" grep -qx 'b3 edited' docs/evidence/runB/changed.txt
+check "the glob-matched change survives" grep -qx EDIT docs/evidence/runC/a1.txt
+check "a file deleted by hand stays deleted" test ! -e docs/evidence/runC/gone.txt
+out=$(scripts/device-slim --restore 2>&1)
+check "a second restore has nothing to do: $out" grep -q "nothing to restore" <<<"$out"
 
-scripts/device-slim --keep=runC >/dev/null 2>"$tmp/err"
+scripts/device-slim --keep=runZ >/dev/null 2>"$tmp/err"
 rc=$?
 check "a kept folder that is not there exits 64 (got $rc)" test "$rc" = 64
-check "and names it" grep -q "docs/evidence/runC" "$tmp/err"
+check "and names it" grep -q "docs/evidence/runZ" "$tmp/err"
 check "nothing was taken out" test -e docs/evidence/runB/log.txt
 scripts/device-slim --frobnicate >/dev/null 2>"$tmp/err"
 rc=$?

@@ -75,6 +75,10 @@ struct BatchPlan {
   // re-derivation is observed after it: its sample is stale and ignored. kNoGeneration marks
   // batches the controller did not plan (a fixed n), which it ignores too.
   std::int64_t generation = 0;
+  // A kMeasure batch that is the anchor check (AdaptiveOptions::check_anchor): it derives
+  // nothing, and is told from a re-measurement's kMeasure batches of the same generation by
+  // this mark, whatever the order they are observed or given back in.
+  bool anchor_check = false;
 };
 inline constexpr std::int64_t kNoGeneration = -1;
 

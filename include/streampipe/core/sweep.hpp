@@ -119,8 +119,9 @@ struct SweepPoint {
 // median ratio within kAdaptiveAgreementWithin of 1) and at each (within kAdaptiveSampleWithin:
 // a visit of two batches that a burst slowed 1.8-2.4x fitted c or the issue cost to it and put
 // n far from it 48-159 % over, runs 89 and 92; visits of two batches repeat the rounds within
-// 7 % at the 90th percentile on quiet leases). Its non-streamed (reference) measurement, the
-// anchor of every prediction below the n the run visited, is judged against the rounds at n = 1
+// 7 % at the 90th percentile on quiet leases). Its non-streamed (reference) measurement, whose
+// parts the model's device paths come from and, where it anchors n = 1, the anchor of every
+// prediction below the n the run visited, is judged against the rounds at n = 1
 // where `judge_reference` (the sweep's --judge-anchor, on by default since session 35): slower
 // than them by more than kAdaptiveReferenceWithin, and by more than kAdaptiveReferenceFloorMs,
 // is a burst on the run (run 191: 1.49x, the copies 2.1x, and n = 1 predicted 49 % over). Only
