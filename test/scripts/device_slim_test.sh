@@ -27,7 +27,11 @@ printf 'b1\n' > docs/evidence/runB/log.txt
 printf 'b2\n' > docs/evidence/runB/sub/trace.csv
 printf 'b3\n' > docs/evidence/runB/changed.txt
 printf 'code\n' > lib/x.cpp
-mkdir -p docs/evidence/runC docs/evidence/runD
+mkdir -p docs/evidence/runC docs/evidence/runD docs/evidence/runE docs/evidence/runF
+printf 'e\n' > docs/evidence/runE/log.txt
+printf 'f\n' > docs/evidence/runF/only.txt
+ln -s log.txt docs/evidence/runE/link.txt                # a tracked link: stays
+printf 'sw\n' > docs/evidence/runE/skip.txt             # skip-worktree below: stays
 printf 'c\n' > "docs/evidence/runC/caf$(printf '\303\251').txt"   # a name git quotes
 printf 'g\n' > 'docs/evidence/runC/a[1].txt'                       # a name that is a glob ...
 printf 'y\n' > docs/evidence/runC/a1.txt                            # ... matching this one
@@ -45,12 +49,16 @@ printf 'staged\n' > docs/evidence/runC/staged.txt      # staged, then the workin
 git add docs/evidence/runC/staged.txt
 printf 's\n' > docs/evidence/runC/staged.txt
 rm docs/evidence/runC/gone.txt                          # deleted by hand: stays deleted
+git update-index --skip-worktree docs/evidence/runE/skip.txt
+printf 'sw edited\n' > docs/evidence/runE/skip.txt      # an edit git diff does not show
 before=$(git status --porcelain)
 
 out=$(scripts/device-slim --keep=runA,docs/evidence/runD/ 2>&1)
 rc=$?
 check "slim exits 0 (got $rc: $out)" test "$rc" = 0
-check "the report counts what it took: $out" grep -q "took 3 committed files" <<<"$out"
+check "the report counts what it took: $out" grep -q "took 5 committed files" <<<"$out"
+check "a tracked link stays" test -L docs/evidence/runE/link.txt
+check "a skip-worktree file stays" grep -qx 'sw edited' docs/evidence/runE/skip.txt
 check "runB's committed files are out" test ! -e docs/evidence/runB/log.txt -a ! -e docs/evidence/runB/sub/trace.csv
 check "an emptied folder goes" test ! -e docs/evidence/runB/sub
 check "an empty untracked folder stays" test -d docs/evidence/runB/empty
@@ -67,12 +75,22 @@ scripts/device-slim --keep=runA >/dev/null 2>"$tmp/err"
 rc=$?
 check "a second slim before --restore exits 64 (got $rc)" test "$rc" = 64
 
+# Meanwhile: a listed file made again, a file where a removed folder was, the deletions staged.
+printf 'remade\n' > docs/evidence/runE/log.txt
+printf 'a file\n' > docs/evidence/runF
+GIT_LITERAL_PATHSPECS=1 git rm -q --cached docs/evidence/runB/log.txt 'docs/evidence/runC/a[1].txt'
 out=$(scripts/device-slim --restore 2>&1)
 rc=$?
 check "restore exits 0 (got $rc: $out)" test "$rc" = 0
+check "it says what it left out: $out" grep -q "1 left out" <<<"$out"
+check "a file where a removed folder was is kept" grep -qx 'a file' docs/evidence/runF
+check "a listed file made again is left as made" grep -qx remade docs/evidence/runE/log.txt
+rm docs/evidence/runF
+git checkout -q -- docs/evidence/runF/only.txt
+printf 'e\n' > docs/evidence/runE/log.txt
 check "restore brings the files back" grep -qx 'b2' docs/evidence/runB/sub/trace.csv
 check "and the glob-named one" grep -qx 'g' 'docs/evidence/runC/a[1].txt'
-check "git status as before" test "$(git status --porcelain)" = "$before"
+check "git status as before: $(git status --porcelain | tr "\n" ";") against $(tr "\n" ";" <<<"$before")" test "$(git status --porcelain)" = "$before"
 check "the change survives" grep -qx 'b3 edited' docs/evidence/runB/changed.txt
 check "the glob-matched change survives" grep -qx EDIT docs/evidence/runC/a1.txt
 check "a file deleted by hand stays deleted" test ! -e docs/evidence/runC/gone.txt
@@ -84,6 +102,12 @@ rc=$?
 check "a kept folder that is not there exits 64 (got $rc)" test "$rc" = 64
 check "and names it" grep -q "docs/evidence/runZ" "$tmp/err"
 check "nothing was taken out" test -e docs/evidence/runB/log.txt
+for bad in ./runA runB/sub ../evidence/runA; do
+  scripts/device-slim --keep="$bad" >/dev/null 2>"$tmp/err"
+  rc=$?
+  check "--keep=$bad exits 64 (got $rc)" test "$rc" = 64
+done
+check "nothing was taken out by them" test -e docs/evidence/runB/log.txt
 scripts/device-slim --frobnicate >/dev/null 2>"$tmp/err"
 rc=$?
 check "a bad option exits 64 (got $rc)" test "$rc" = 64
