@@ -288,11 +288,6 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     const AdaptiveAgreement a = CompareAdaptiveRun(
         candidate.controller().Measured(),
         ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds, s.judge_anchor);
-    const double plain =
-        s.judge_anchor
-            ? CompareAdaptiveRun(candidate.controller().Measured(), 0.0, first_rounds, false)
-                  .deviation
-            : a.deviation;
     const bool better = kept_i < 0 || a.deviation < agreement.deviation;
     const bool calibrated = candidate.controller().CalibrationComplete();
     std::cerr << absl::StrFormat(
@@ -312,9 +307,9 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       kept_calibrated = calibrated;
     }
     if (!unjudged_done) {
-      if (unjudged_i < 0 || plain < unjudged_deviation) {
+      if (unjudged_i < 0 || a.samples_deviation < unjudged_deviation) {
         unjudged_i = run;
-        unjudged_deviation = plain;
+        unjudged_deviation = a.samples_deviation;
       }
       unjudged_done = unjudged_deviation <= 1.0;
     }

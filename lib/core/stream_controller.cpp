@@ -1081,8 +1081,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       // The anchor check's batch (marked when planned): it derives nothing; taken where it is
       // the one pending in this generation (one given back is planned anew).
       if (plan.anchor_check) {
-        if (plan.kind == PlanKind::kMeasure && anchor_check_pending_ &&
-            plan.generation != kNoGeneration && plan.generation == anchor_check_generation_) {
+        if (anchor_check_pending_ && plan.generation == anchor_check_generation_) {
           anchor_check_pending_ = false;
           if (plan.generation == generation_ && reference_ && obs.items == reference_->items) {
             anchor_check_ms_ = obs.measured_ms;

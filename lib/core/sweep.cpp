@@ -563,9 +563,10 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
         std::max(kAdaptiveReferenceWithin * one, kAdaptiveReferenceFloorMs);
   }
   if (std::isfinite(a.samples_ratio)) {
-    a.deviation = std::max(std::abs(a.samples_ratio - 1.0) / kAdaptiveAgreementWithin,
-                           worst_off / kAdaptiveSampleWithin);
-    if (judge_reference) a.deviation = std::max(a.deviation, a.reference_deviation);
+    a.samples_deviation = std::max(std::abs(a.samples_ratio - 1.0) / kAdaptiveAgreementWithin,
+                                   worst_off / kAdaptiveSampleWithin);
+    a.deviation = judge_reference ? std::max(a.samples_deviation, a.reference_deviation)
+                                  : a.samples_deviation;
   }
   return a;
 }

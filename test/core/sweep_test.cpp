@@ -1234,6 +1234,7 @@ TEST(AdaptiveAgreementTest, ASlowAnchorIsABurstOnTheRunWhereJudged) {
   // 2.85 ms over, in units of 10 % of 5.78 ms.
   EXPECT_NEAR(a.reference_deviation, 2.85 / 0.578, 1e-9);
   EXPECT_NEAR(a.deviation, 2.85 / 0.578, 1e-9);
+  EXPECT_DOUBLE_EQ(a.samples_deviation, 0.0);  // the check before session 35: agrees
   EXPECT_FALSE(a.agrees());
   // Not judged: reported alike, the run agrees.
   a = CompareAdaptiveRun(visits, 8.63, rounds, false);
@@ -1244,6 +1245,7 @@ TEST(AdaptiveAgreementTest, ASlowAnchorIsABurstOnTheRunWhereJudged) {
   a = CompareAdaptiveRun({Seen(4, 8, 4.1685), Seen(8, 32, 3.5)}, 5.78 * 1.08, rounds, true);
   EXPECT_NEAR(a.reference_deviation, 0.8, 1e-9);
   EXPECT_NEAR(a.samples_ratio, 1.025, 1e-9);  // the median of 1.05 and 1: 0.25 of 10 %
+  EXPECT_NEAR(a.samples_deviation, 0.25, 1e-9);
   EXPECT_NEAR(a.deviation, 0.8, 1e-9);
   EXPECT_TRUE(a.agrees());
   // Faster than the rounds is no burst on the run (one on the rounds, if any): not counted.

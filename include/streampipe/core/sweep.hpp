@@ -148,6 +148,9 @@ struct AdaptiveAgreement {
   // (reference - rounds) / max(kAdaptiveReferenceWithin x rounds, kAdaptiveReferenceFloorMs),
   // 0 where faster or where either is missing. Reported whether judged or not.
   double reference_deviation = 0.0;
+  // The deviation below without reference_deviation: the check as it was before session 35
+  // (--no-judge-anchor).
+  double samples_deviation = std::numeric_limits<double>::infinity();
   // In units of the tolerances, the larger of |samples_ratio - 1| / kAdaptiveAgreementWithin,
   // |worst_ratio - 1| / kAdaptiveSampleWithin and, where judged, reference_deviation: <= 1, the
   // run agrees with the rounds. +inf where no n compares (a run whose last derivation sampled
