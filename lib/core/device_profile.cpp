@@ -97,7 +97,21 @@ std::string DeviceProfileToml(const DeviceProfile& profile) {
          DeviceProfileSchema().Write(profile);
 }
 
+absl::Status ValidateDeviceProfile(const DeviceProfile& profile) {
+  absl::StatusOr<DeviceProfile> back =
+      ParseDeviceProfile(DeviceProfileToml(profile), "the calibrated profile");
+  if (!back.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(back.status().message(), " (a busy or cold GPU? calibrate again)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WriteDeviceProfile(const std::string& path, const DeviceProfile& profile) {
+  // A profile its own loader rejects would fail every later run that reads it.
+  if (absl::Status v = ValidateDeviceProfile(profile); !v.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not written: ", v.message()));
+  }
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

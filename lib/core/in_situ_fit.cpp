@@ -6,7 +6,9 @@
 #include <set>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "streampipe/core/least_squares.hpp"
 #include "streampipe/core/statistics.hpp"
@@ -118,18 +120,44 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
     }
     return FitLeastSquaresLeavingOut(a, 2, y, scale, kInSituTolerance, 2, 4, plausible);
   };
+  // What no measured batch allows, whatever the noise: a copy that takes no time (x' <= 0), or
+  // a c whose copies out alone, n (g + c) on one engine, outlast a kept batch (beyond the
+  // tolerance). Such a fit explains the points with the wrong parameters (a burst, a cold
+  // start); where c0 is measured, such a c hides behind the share u(n) of the copy-in path,
+  // which falls as c grows, and the rounds below could chase it without end (session 36: a
+  // quick calibration's rounds reached c = 2.2 s, a profile its own loader rejects).
+  const auto physical = [&](const RobustFit& f) -> absl::Status {
+    if (!(f.fit.coefficients[0] > 0.0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "in-situ fit: the measured n need a duplex copy time of ", f.fit.coefficients[0],
+          " ms, not > 0: they do not follow the model (a burst?)"));
+    }
+    const double c = std::max(0.0, c0 + f.fit.coefficients[1]);
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      if (absl::c_linear_search(f.left_out, static_cast<int>(i))) continue;
+      const double out_ms = pts[i].streams * (t.d2h_gap_ms + c);
+      if (out_ms > (1.0 + kInSituTolerance) * pts[i].ms) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "in-situ fit: c = %g ms would make the copies out at n = %d last %g ms, longer than "
+            "the batch's %g ms: the measured n do not follow the model (a burst?)",
+            c, pts[i].streams, out_ms, pts[i].ms));
+      }
+    }
+    return absl::OkStatus();
+  };
   absl::StatusOr<RobustFit> fit = robust_fit(nullptr);
   // The coefficient of the second regressor is c - c0 where c0 is measured, c otherwise.
   // Where c0 is measured, rounds of the fit with u from the last round's x' and c until they
   // settle (a few rounds: u moves little with them).
-  // A round that cannot fit (no share of c - c0 paid at any n: nothing goes out, or x' <= 0)
-  // leaves the last round's fit, the one with c - c0 paid whole, standing.
+  // A round that cannot fit (no share of c - c0 paid at any n: nothing goes out, or x' <= 0),
+  // or whose fit no batch allows, leaves the last round's fit (at first the one with c - c0
+  // paid whole) standing.
   for (int round = 0; has_idle && fit.ok() && round < 20; ++round) {
     const double duplex = fit->fit.coefficients[0];
     const double k = fit->fit.coefficients[1];
     absl::StatusOr<RobustFit> next =
         robust_fit([&, duplex, c = c0 + k](double n) { return weight(n, duplex, c); });
-    if (!next.ok()) break;
+    if (!next.ok() || !physical(*next).ok()) break;
     fit = std::move(next);
     if (std::abs(fit->fit.coefficients[0] - duplex) < 1e-10 &&
         std::abs(fit->fit.coefficients[1] - k) < 1e-10) {
@@ -141,6 +169,7 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& t, std::span<const InSitu
         absl::StrCat("in-situ fit: the measured n cannot tell x' from c (", fit.status().message(),
                      ")"));
   }
+  if (absl::Status p = physical(*fit); !p.ok()) return p;
   out.idle_stream_overhead_ms = has_idle ? c0 : -1.0;
   out.duplex_ms = fit->fit.coefficients[0];
   out.duplex_plausible = plausible(fit->fit);

@@ -309,6 +309,29 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
   EXPECT_FALSE(ParseDeviceProfile("[h2d]\nlatency_ms = 0.1\n", "p.toml").ok());  // no name
 }
 
+// Session 36: a quick calibration on a cold GPU wrote c = 2201 ms, and the sweep that read the
+// profile stopped at it (the key's range is [0, 1000]). Such a profile is now refused before it
+// is written, with the key and value named, and nothing is left on disk.
+TEST(DeviceProfileTest, AProfileItsLoaderWouldRejectIsNotWritten) {
+  DeviceProfile p;
+  p.traits = DeviceTraits::H100Anchors();
+  p.driver_version = 13000;
+  p.created = "2026-11-27T12:00:00Z";
+  EXPECT_TRUE(ValidateDeviceProfile(p).ok());
+  p.traits.stream_overhead_ms = 2201.1180766090374;
+  absl::Status v = ValidateDeviceProfile(p);
+  EXPECT_TRUE(absl::IsInvalidArgument(v)) << v;
+  EXPECT_NE(v.message().find("'streams.stream_overhead_ms' = 2201.1"), std::string::npos) << v;
+  EXPECT_NE(v.message().find("calibrate again"), std::string::npos) << v;
+  const std::string path = ::testing::TempDir() + "/refused_profile.toml";
+  std::remove(path.c_str());
+  absl::Status w = WriteDeviceProfile(path, p);
+  EXPECT_TRUE(absl::IsInvalidArgument(w)) << w;
+  EXPECT_NE(w.message().find(path + ": not written: "), std::string::npos) << w;
+  EXPECT_FALSE(std::ifstream(path).good());
+  EXPECT_FALSE(std::ifstream(path + ".tmp").good());
+}
+
 TEST(DeviceProfileTest, C0RoundTripsAndOlderProfilesLeaveItUnmeasured) {
   DeviceProfile p;
   p.traits = DeviceTraits::H100Anchors();

@@ -31,6 +31,11 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema();
 absl::StatusOr<DeviceProfile> ReadDeviceProfile(const std::string& path);
 absl::StatusOr<DeviceProfile> ParseDeviceProfile(std::string_view text, std::string_view name);
 std::string DeviceProfileToml(const DeviceProfile& profile);
+// Whether ReadDeviceProfile would take `profile` back: InvalidArgument naming the key and value
+// that it would reject (a calibration that measured nonsense), OK otherwise.
+absl::Status ValidateDeviceProfile(const DeviceProfile& profile);
+// Writes atomically (a temporary file renamed); a profile ValidateDeviceProfile rejects is not
+// written (its error).
 absl::Status WriteDeviceProfile(const std::string& path, const DeviceProfile& profile);
 
 // FailedPrecondition naming both when the profile was made on another device or driver.
