@@ -1,5 +1,7 @@
 // streampipe calibrate: measure the device's transfer parameters and write a device profile.
 #include <iostream>
+#include <optional>
+#include <utility>
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
@@ -7,11 +9,13 @@
 #include "absl/strings/str_join.h"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "staged_file.hpp"
 #include "streampipe/core/device_profile.hpp"
 #include "streampipe/core/in_situ_fit.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/error.hpp"
+#include "streampipe/status_macros.hpp"
 
 namespace streampipe::cli {
 namespace {
@@ -48,6 +52,14 @@ int RunCalibrate(const std::vector<std::string>& args) {
   }
   if (max_mib < 4 || max_mib > 4096) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--max-mib=", max_mib, ": must be in [4, 4096]"));
+  }
+  // Opened before calibrating: a path that cannot be written fails now, not after the
+  // measurements; an earlier profile of that name is replaced only by a whole new one.
+  std::optional<StagedFile> out_file;
+  if (!output.empty()) {
+    absl::StatusOr<StagedFile> f = StagedFile::Open(output);
+    if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--output"));
+    out_file = std::move(*f);
   }
   if (CudaDeviceCount() == 0) {
     return Fail(kCommand, kExitUnavailable,
@@ -185,12 +197,21 @@ int RunCalibrate(const std::vector<std::string>& args) {
                                             "implausible)");
     }
   }
+  // Never a profile that its loader, and so every later run, would reject.
+  if (absl::Status v = ValidateDeviceProfile(c->profile); !v.ok()) {
+    return Fail(kCommand, kExitSoftware, AnnotateStatus(v, "no profile written"));
+  }
   if (output.empty()) {
     std::cout << DeviceProfileToml(c->profile);
     return kExitOk;
   }
-  const absl::Status s = WriteDeviceProfile(output, c->profile);
-  if (!s.ok()) return Fail(kCommand, kExitIoErr, s);
+  absl::Status s = out_file->Append(DeviceProfileToml(c->profile));
+  if (s.ok()) s = out_file->Commit();
+  if (!s.ok()) {
+    std::cout << DeviceProfileToml(c->profile);  // the measurements are not lost
+    return Fail(kCommand, kExitIoErr,
+                AnnotateStatus(s, "--output (the profile is printed on stdout instead)"));
+  }
   std::cerr << "wrote " << output << "\n";
   return kExitOk;
 }

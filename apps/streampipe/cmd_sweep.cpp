@@ -28,6 +28,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "matmul_kernel.hpp"
+#include "staged_file.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
@@ -540,19 +541,30 @@ std::vector<std::string> OrdersFor(const Settings& s, bool all_by_default) {
   return {"depth-first"};
 }
 
-// The summary's tables as text on stderr, and as Markdown into `summary_path` where one is given.
-int ReportSummary(const SweepSummary& summary, const std::string& summary_path) {
+// --summary's file, opened before the work so that a bad path fails at once; none where the
+// flag is not given.
+absl::StatusOr<std::optional<StagedFile>> OpenSummary(const std::string& summary_path) {
+  if (summary_path.empty()) return std::nullopt;
+  absl::StatusOr<StagedFile> f = StagedFile::Open(summary_path);
+  if (!f.ok()) return AnnotateStatus(f.status(), "--summary");
+  return std::optional<StagedFile>(std::move(*f));
+}
+
+// The summary's tables as text on stderr, and as Markdown into `summary_file` where one is open.
+int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summary_file) {
   std::cerr << SummaryText(summary);
-  if (!summary_path.empty()) {
-    std::ofstream f(summary_path);
-    f << SummaryMarkdown(summary);
-    if (!f) return Fail(kCommand, kExitIoErr, absl::StrCat("cannot write ", summary_path));
+  if (summary_file) {
+    absl::Status w = summary_file->Append(SummaryMarkdown(summary));
+    if (w.ok()) w = summary_file->Commit();
+    if (!w.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(w, "--summary"));
   }
   return kExitOk;
 }
 
 // The summary of a sweep measured before: `streampipe sweep --from=CSV [--summary=MD]`.
 int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
+  absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
+  if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
   const std::string unreadable = absl::StrCat("--from: cannot read '", csv_path, "'");
   std::error_code ec;
   if (std::filesystem::is_directory(csv_path, ec)) {
@@ -574,7 +586,36 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   }
   absl::StatusOr<SweepSummary> sum = Summarize(*points);
   if (!sum.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(sum.status(), csv_path));
-  return ReportSummary(*sum, summary_path);
+  return ReportSummary(*sum, *summary_file);
+}
+
+// A timeline of one batch per issue order and issue mode (add-scalar, 16 MiB, 200 trips,
+// n = 8), as a Chrome trace in `dir` (which exists).
+absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issues,
+                         const std::string& dir) {
+  for (const std::string& issue : issues) {
+    for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
+      Config c{"add-scalar", "trace", 4 << 20, 4, 4, 200, AddScalarLauncher(200), order, issue};
+      PipelineOptions o = OptionsFor(c, s, 8);
+      o.record_timeline = true;
+      STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline p, StreamPipeline::Create(o));
+      STREAMPIPE_ASSIGN_OR_RETURN(PinnedBuffer<float> in,
+                                  PinnedBuffer<float>::Create(static_cast<std::size_t>(c.items)));
+      STREAMPIPE_ASSIGN_OR_RETURN(PinnedBuffer<float> out,
+                                  PinnedBuffer<float>::Create(static_cast<std::size_t>(c.items)));
+      for (int i = 0; i < 4; ++i) {  // warm-up
+        STREAMPIPE_RETURN_IF_ERROR(p.Run({in.data(), out.data(), c.items}, 8).status());
+      }
+      STREAMPIPE_ASSIGN_OR_RETURN(BatchStats bs, p.Run({in.data(), out.data(), c.items}, 8));
+      if (!bs.timeline) return absl::InternalError("the traced batch recorded no timeline");
+      const std::string path =
+          absl::StrCat(dir, "/trace_", order, issue == "streams" ? "" : "_" + issue, ".json");
+      std::ofstream f(path);
+      f << ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1));
+      if (!f.flush()) return absl::DataLossError(absl::StrCat("cannot write '", path, "'"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -766,6 +807,26 @@ int RunSweep(const std::vector<std::string>& args) {
                   "kernel_ms,d2h_ms,epoch_s\n";
     s.adaptive_trace = &trace_file;
   }
+  // The outputs are opened before anything is measured: a path that cannot be written fails
+  // now, not after the sweep; the rows go to disk configuration by configuration (`<output>.
+  // partial` until the sweep is whole), so a sweep that stops part way keeps what it measured.
+  std::optional<StagedFile> csv_file;
+  if (output != "-") {
+    absl::StatusOr<StagedFile> f = StagedFile::Open(output, SweepCsvHeader());
+    if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--output"));
+    csv_file = std::move(*f);
+  }
+  absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
+  if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
+  if (!trace_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(trace_dir, ec);
+    if (ec || !std::filesystem::is_directory(trace_dir, ec)) {
+      return Fail(kCommand, kExitIoErr,
+                  absl::StrCat("--trace-dir: cannot create the directory '", trace_dir, "'",
+                               ec ? absl::StrCat(": ", ec.message()) : ""));
+    }
+  }
   if (CudaDeviceCount() == 0) {
     return Fail(kCommand, kExitUnavailable, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));
   }
@@ -869,11 +930,31 @@ int RunSweep(const std::vector<std::string>& args) {
             << " values of n\n";
   std::vector<SweepPoint> points;
   std::map<std::string, PredictorErrors> errors;
-  for (const Config& c : configs) {
+  if (output == "-") std::cout << SweepCsvHeader() << std::flush;
+  // Where the sweep stops part way, what it measured: the rows of the configurations done.
+  auto kept = [&](std::size_t done) -> std::string {
+    if (!csv_file || !csv_file->has_data()) return "";
+    return absl::StrCat("; the rows of the ", done, " of ", configs.size(),
+                        " configurations measured are in '", csv_file->partial_path(),
+                        "' (streampipe sweep --from=", csv_file->partial_path(),
+                        " summarizes them)");
+  };
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const Config& c = configs[i];
+    const std::size_t first = points.size();
     absl::Status m = Measure(c, s, &points, &errors);
     if (!m.ok()) {
       return Fail(kCommand, kExitSoftware,
-                  AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity)));
+                  AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity, kept(i))));
+    }
+    std::string rows;
+    for (std::size_t k = first; k < points.size(); ++k) rows += SweepCsvRow(points[k]);
+    if (csv_file) {
+      if (absl::Status w = csv_file->Append(rows); !w.ok()) {
+        return Fail(kCommand, kExitIoErr, AnnotateStatus(w, absl::StrCat("--output", kept(i))));
+      }
+    } else {
+      std::cout << rows << std::flush;
     }
   }
   if (trace_file.is_open() && !(trace_file.flush() && trace_file)) {
@@ -902,39 +983,23 @@ int RunSweep(const std::vector<std::string>& args) {
     }
   }
 
-  // A timeline of one batch per issue order (add-scalar, 16 MiB, 200 trips, n = 8).
-  if (!trace_dir.empty()) {
-    std::filesystem::create_directories(trace_dir);
-    for (const std::string& issue : *issues)
-    for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
-      Config c{"add-scalar", "trace", 4 << 20, 4, 4, 200, AddScalarLauncher(200), order, issue};
-      PipelineOptions o = OptionsFor(c, s, 8);
-      o.record_timeline = true;
-      absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
-      auto in = PinnedBuffer<float>::Create(static_cast<std::size_t>(c.items));
-      auto out = PinnedBuffer<float>::Create(static_cast<std::size_t>(c.items));
-      if (!p.ok() || !in.ok() || !out.ok()) return Fail(kCommand, kExitSoftware, "trace setup failed");
-      for (int i = 0; i < 4; ++i) (void)p->Run({in->data(), out->data(), c.items}, 8);
-      absl::StatusOr<BatchStats> bs = p->Run({in->data(), out->data(), c.items}, 8);
-      if (!bs.ok() || !bs->timeline) return Fail(kCommand, kExitSoftware, "trace run failed");
-      const std::string suffix = issue == "streams" ? "" : "_" + issue;
-      std::ofstream(absl::StrCat(trace_dir, "/trace_", order, suffix, ".json"))
-          << ChromeTraceJson(std::span<const BatchTimeline>(&*bs->timeline, 1));
+  // The CSV is whole: it replaces any earlier file of that name.
+  if (csv_file) {
+    if (absl::Status w = csv_file->Commit(); !w.ok()) {
+      return Fail(kCommand, kExitIoErr, AnnotateStatus(w, "--output"));
     }
   }
 
-  std::string csv = SweepCsvHeader();
-  for (const SweepPoint& pt : points) csv += SweepCsvRow(pt);
-  if (output == "-") {
-    std::cout << csv;
-  } else {
-    std::ofstream f(output);
-    f << csv;
-    if (!f) return Fail(kCommand, kExitIoErr, absl::StrCat("cannot write ", output));
-  }
   absl::StatusOr<SweepSummary> sum = Summarize(points);
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
-  return ReportSummary(*sum, summary_path);
+  if (const int rc = ReportSummary(*sum, *summary_file); rc != kExitOk) return rc;
+  if (!trace_dir.empty()) {
+    if (absl::Status t = WriteTraces(s, *issues, trace_dir); !t.ok()) {
+      return Fail(kCommand, absl::IsDataLoss(t) ? kExitIoErr : kExitSoftware,
+                  AnnotateStatus(t, "--trace-dir"));
+    }
+  }
+  return kExitOk;
 }
 
 }  // namespace streampipe::cli

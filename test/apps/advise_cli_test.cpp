@@ -1,6 +1,11 @@
 // End-to-end tests of `streampipe advise`: output, JSON, and exit codes for bad arguments.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
 #include "run_command.hpp"
 
 namespace streampipe::testing {
@@ -151,6 +156,26 @@ TEST(AdviseCliTest, CalibrateWithoutAGpuIsUnavailable) {
   EXPECT_EQ(r.exit_code, 69) << r.err;
   EXPECT_NE(r.err.find("streampipe calibrate: no CUDA device ("), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("nothing to calibrate"), std::string::npos) << r.err;
+  // The profile's file, opened before the device is looked for, is not left behind.
+  EXPECT_FALSE(std::filesystem::exists("/tmp/streampipe_no.toml.partial"));
+  EXPECT_FALSE(std::filesystem::exists("/tmp/streampipe_no.toml"));
+  // Nor is a sweep's, and an earlier CSV of that name stays as it was.
+  const std::string csv = ::testing::TempDir() + "/streampipe_no_gpu_sweep.csv";
+  std::ofstream(csv) << "an earlier sweep\n";
+  r = RunCommand(kBin + " sweep --output=" + csv);
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(csv), "an earlier sweep\n");
+  EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+  std::remove(csv.c_str());
+}
+
+TEST(AdviseCliTest, CalibrateChecksItsOutputBeforeItMeasures) {
+  // With or without a GPU: the path fails before the card is calibrated.
+  CommandResult r = RunCommand(kBin + " calibrate --quick --output=/nonexistent-dir/gpu.toml");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--output: cannot create '/nonexistent-dir/gpu.toml.partial'"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(AdviseCliTest, SweepBoundsItsMeasureBatches) {
@@ -214,6 +239,56 @@ TEST(AdviseCliTest, SweepSaysWhenItCannotWriteItsAdaptiveTrace) {
   EXPECT_NE(r.err.find("--adaptive-trace: cannot write '/nonexistent-dir/trace.csv'"),
             std::string::npos)
       << r.err;
+}
+
+// A sweep measures for minutes: where an output cannot be written it says so before measuring
+// (with or without a GPU), not after.
+TEST(AdviseCliTest, SweepChecksEveryOutputBeforeItMeasures) {
+  const std::string dir = ::testing::TempDir() + "/sweep_outputs";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/a-file") << "x";
+  struct Case {
+    std::string flags;
+    std::string message;
+  };
+  for (const Case& c : {
+           Case{"--output=/nonexistent-dir/sweep.csv",
+                "--output: cannot create '/nonexistent-dir/sweep.csv.partial'"},
+           Case{"--output=" + dir, "--output: '" + dir + "' is a directory"},
+           Case{"--summary=/nonexistent-dir/summary.md",
+                "--summary: cannot create '/nonexistent-dir/summary.md.partial'"},
+           Case{"--trace-dir=" + dir + "/a-file",
+                "--trace-dir: cannot create the directory '" + dir + "/a-file'"},
+       }) {
+    CommandResult r = RunCommand(kBin + " sweep --output=" + dir + "/sweep.csv " + c.flags);
+    EXPECT_EQ(r.exit_code, 74) << c.flags << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.flags << ": " << r.err;
+  }
+  // Nothing was left behind: the CSV opened before the failing --summary held no rows.
+  EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv.partial"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv"));
+  std::filesystem::remove_all(dir);
+}
+
+// An earlier sweep's CSV is replaced only by a whole new one: a sweep that stops before it has
+// measured anything leaves it as it was.
+TEST(AdviseCliTest, SweepLeavesAnEarlierOutputWhereItStopsEarly) {
+  const std::string dir = ::testing::TempDir() + "/sweep_earlier";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string earlier = "workload,grid\nan,earlier sweep\n";
+  std::ofstream(dir + "/sweep.csv") << earlier;
+  CommandResult r = RunCommand(kBin + " sweep --output=" + dir +
+                               "/sweep.csv --summary=/nonexistent-dir/summary.md");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(dir + "/sweep.csv"), earlier);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv.partial"));
+  // --from's summary too is checked before the CSV is read.
+  r = RunCommand(kBin + " sweep --from=" + dir + "/sweep.csv --summary=" + dir);
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--summary: '" + dir + "' is a directory"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 // `sweep --from` summarizes a CSV measured before, without a GPU: the test sample with its

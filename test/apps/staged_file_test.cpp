@@ -1,0 +1,120 @@
+#include "staged_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+
+#include "run_command.hpp"
+
+namespace streampipe::cli {
+namespace {
+
+using streampipe::testing::ReadFile;
+
+// A fresh directory per test, with `old.csv` holding an earlier result.
+class StagedFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "/staged_file_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ + "/old.csv") << "an earlier result\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  bool Exists(const std::string& name) const { return std::filesystem::exists(dir_ + "/" + name); }
+
+  std::string dir_;
+};
+
+TEST_F(StagedFileTest, CommitReplacesTheFileInOneStep) {
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "a,b\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Append("1,2\n").ok());
+  // Each step is on disk at once; the earlier file is untouched until the commit.
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "a,b\n1,2\n");
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "an earlier result\n");
+  ASSERT_TRUE(f->Append("3,4\n").ok());
+  ASSERT_TRUE(f->Commit().ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n1,2\n3,4\n");
+  EXPECT_FALSE(Exists("old.csv.partial"));
+  EXPECT_TRUE(absl::IsFailedPrecondition(f->Commit()));
+  EXPECT_TRUE(absl::IsFailedPrecondition(f->Append("5,6\n")));
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n1,2\n3,4\n");
+}
+
+TEST_F(StagedFileTest, AnUncommittedFileKeepsItsDataAndTheEarlierFile) {
+  {
+    absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "a,b\n");
+    ASSERT_TRUE(f.ok()) << f.status();
+    ASSERT_TRUE(f->Append("1,2\n").ok());
+    EXPECT_TRUE(f->has_data());
+  }  // stopped part way: what was written stays, beside the earlier result
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "a,b\n1,2\n");
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "an earlier result\n");
+}
+
+TEST_F(StagedFileTest, AnUncommittedFileWithItsHeaderAloneIsRemoved) {
+  {
+    absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/new.csv", "a,b\n");
+    ASSERT_TRUE(f.ok()) << f.status();
+    EXPECT_TRUE(Exists("new.csv.partial"));  // the path is proven writable before any work
+    ASSERT_TRUE(f->Append("").ok());         // nothing appended is no data
+    EXPECT_FALSE(f->has_data());
+  }
+  EXPECT_FALSE(Exists("new.csv.partial"));
+  EXPECT_FALSE(Exists("new.csv"));
+}
+
+TEST_F(StagedFileTest, AMovedFileIsReleasedOnceByItsLastOwner) {
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/new.csv", "h\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  StagedFile g = std::move(*f);
+  {
+    StagedFile moved_from = std::move(g);
+    ASSERT_TRUE(moved_from.Append("x\n").ok());
+    EXPECT_TRUE(absl::IsFailedPrecondition(g.Append("y\n")));  // NOLINT(bugprone-use-after-move)
+  }  // the owner left with data: the file stays
+  EXPECT_EQ(ReadFile(dir_ + "/new.csv.partial"), "h\nx\n");
+  // Assigning over an open file releases it first (no data: removed).
+  absl::StatusOr<StagedFile> a = StagedFile::Open(dir_ + "/a.csv", "h\n");
+  absl::StatusOr<StagedFile> b = StagedFile::Open(dir_ + "/b.csv", "h\n");
+  ASSERT_TRUE(a.ok() && b.ok());
+  *a = std::move(*b);
+  EXPECT_FALSE(Exists("a.csv.partial"));
+  EXPECT_TRUE(Exists("b.csv.partial"));
+  ASSERT_TRUE(a->Commit().ok());
+  EXPECT_EQ(ReadFile(dir_ + "/b.csv"), "h\n");
+}
+
+TEST_F(StagedFileTest, ABadPathFailsAtOpenAndNamesTheFile) {
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/no-such-dir/x.csv");
+  ASSERT_FALSE(f.ok());
+  EXPECT_TRUE(absl::IsPermissionDenied(f.status())) << f.status();
+  EXPECT_NE(f.status().message().find("cannot create '" + dir_ + "/no-such-dir/x.csv.partial'"),
+            std::string::npos)
+      << f.status();
+  f = StagedFile::Open(dir_);  // a directory: its rename at the end would fail
+  ASSERT_FALSE(f.ok());
+  EXPECT_TRUE(absl::IsFailedPrecondition(f.status())) << f.status();
+  EXPECT_NE(f.status().message().find("is a directory"), std::string::npos) << f.status();
+  EXPECT_FALSE(std::filesystem::exists(dir_ + ".partial"));
+}
+
+TEST_F(StagedFileTest, AFailedRenameKeepsTheDataAndSaysWhere) {
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/later-a-dir", "h\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Append("row\n").ok());
+  // Made a non-empty directory while the work ran: the rename cannot replace it.
+  std::filesystem::create_directories(dir_ + "/later-a-dir/inside");
+  absl::Status c = f->Commit();
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.message().find("the data is in the former"), std::string::npos) << c;
+  EXPECT_EQ(ReadFile(dir_ + "/later-a-dir.partial"), "h\nrow\n");
+}
+
+}  // namespace
+}  // namespace streampipe::cli

@@ -1,0 +1,120 @@
+// `streampipe calibrate` and `streampipe sweep` on a GPU, end to end, for what they write: the
+// outputs whole where the command completes, an earlier file of the same name untouched until
+// then, and the rows measured kept in `<output>.partial` where a sweep is stopped part way.
+#include <unistd.h>
+
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpu_test_util.hpp"
+#include "run_command.hpp"
+
+namespace streampipe {
+namespace {
+
+// The streampipe program: beside this test in the device bundle, else the build tree's.
+std::string ProgramPath() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  const std::string self = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+  const std::string sibling = self.substr(0, self.rfind('/') + 1) + "streampipe";
+  return std::filesystem::exists(sibling) ? sibling : STREAMPIPE_BIN;
+}
+const std::string kBin = ProgramPath();
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+// A few batches per point: the test is about the files, not the figures.
+constexpr char kSmall[] =
+    " --streams=1,2 --repetitions=2 --per-visit=1 --held=0 --warmup=1 --adaptive-batches=12";
+
+class SweepCliGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STREAMPIPE_REQUIRE_GPU();
+    dir_ = ::testing::TempDir() + "/sweep_cli_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    // The profile: calibrate's own output, over an earlier file it must replace whole.
+    profile_ = dir_ + "/gpu.toml";
+    std::ofstream(profile_) << "not a profile\n";
+    testing::CommandResult r = testing::RunCommand(kBin + " calibrate --quick --output=" + profile_);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_NE(testing::ReadFile(profile_).find("# streampipe device profile"), std::string::npos);
+    ASSERT_FALSE(std::filesystem::exists(profile_ + ".partial"));
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  std::string dir_;
+  std::string profile_;
+};
+
+TEST_F(SweepCliGpuTest, ACompleteSweepWritesEveryOutputWhole) {
+  const std::string csv = dir_ + "/sweep.csv", md = dir_ + "/summary.md";
+  std::ofstream(csv) << "an earlier sweep\n";
+  testing::CommandResult r = testing::RunCommand(
+      "timeout 300 " + kBin + " sweep --grid=quick --profile=" + profile_ + kSmall +
+      " --output=" + csv + " --summary=" + md + " --trace-dir=" + dir_ + "/traces");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The quick grid: add-scalar at two intensities, depth-first, call by call; two n each.
+  const std::vector<std::string> rows = Lines(testing::ReadFile(csv));
+  ASSERT_EQ(rows.size(), 5u) << testing::ReadFile(csv);
+  EXPECT_EQ(rows[0].rfind("workload,grid,in_bytes,out_bytes,intensity,order,streams,", 0), 0u);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].rfind("add-scalar,quick,", 0), 0u) << rows[i];
+  }
+  EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+  EXPECT_FALSE(std::filesystem::exists(md + ".partial"));
+  EXPECT_NE(testing::ReadFile(md).find("### Choice of n"), std::string::npos);
+  for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
+    const std::string trace = dir_ + "/traces/trace_" + std::string(order) + ".json";
+    EXPECT_NE(testing::ReadFile(trace).find("\"traceEvents\""), std::string::npos) << trace;
+  }
+  // The same CSV on stdout: the header once, the rows as each configuration completes.
+  r = testing::RunCommand("timeout 300 " + kBin + " sweep --grid=quick --profile=" + profile_ +
+                          kSmall + " --output=-");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> out = Lines(r.out);
+  ASSERT_EQ(out.size(), 5u) << r.out;
+  EXPECT_EQ(out[0], rows[0]);
+}
+
+TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
+  const std::string csv = dir_ + "/sweep.csv", partial = csv + ".partial";
+  std::ofstream(csv) << "an earlier sweep\n";
+  // Six configurations of 64 MiB each way; stopped (SIGTERM, as `timeout` does) once the first
+  // configuration's rows are on disk, long before the last.
+  const std::string sweep = kBin + " sweep --grid=symmetric --orders=depth-first --profile=" +
+                            profile_ + kSmall + " --output=" + csv;
+  testing::CommandResult r = testing::RunCommand(
+      "sh -c '" + sweep + " 2>/dev/null & pid=$!; i=0; "
+      "while [ \"$(wc -l < " + partial + " 2>/dev/null || echo 0)\" -lt 3 ] && [ $i -lt 2400 ]; "
+      "do sleep 0.05; i=$((i + 1)); done; kill -TERM $pid; wait $pid; echo \"rc=$?\"'");
+  ASSERT_NE(r.out.find("rc=143"), std::string::npos) << "not stopped part way: " << r.out << r.err;
+  EXPECT_EQ(testing::ReadFile(csv), "an earlier sweep\n");
+  const std::vector<std::string> rows = Lines(testing::ReadFile(partial));
+  ASSERT_GE(rows.size(), 3u);
+  EXPECT_LT(rows.size(), 1u + 6 * 2);
+  EXPECT_EQ((rows.size() - 1) % 2, 0u) << "a configuration's rows cut short";
+  // What was measured is a sweep CSV: --from summarizes it.
+  r = testing::RunCommand(kBin + " sweep --from=" + partial);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("Prediction accuracy"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace streampipe
