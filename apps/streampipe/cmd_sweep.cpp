@@ -933,7 +933,7 @@ int RunSweep(const std::vector<std::string>& args) {
   if (output == "-") std::cout << SweepCsvHeader() << std::flush;
   // Where the sweep stops part way, what it measured: the rows of the configurations done.
   auto kept = [&](std::size_t done) -> std::string {
-    if (!csv_file || !csv_file->has_data()) return "";
+    if (!csv_file || !csv_file->staged() || !csv_file->has_data()) return "";
     return absl::StrCat("; the rows of the ", done, " of ", configs.size(),
                         " configurations measured are in '", csv_file->partial_path(),
                         "' (streampipe sweep --from=", csv_file->partial_path(),
@@ -944,14 +944,15 @@ int RunSweep(const std::vector<std::string>& args) {
     const std::size_t first = points.size();
     absl::Status m = Measure(c, s, &points, &errors);
     if (!m.ok()) {
-      return Fail(kCommand, kExitSoftware,
-                  AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity, kept(i))));
+      const absl::Status a = AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity));
+      return Fail(kCommand, kExitSoftware, absl::StrCat(a.message(), kept(i)));
     }
     std::string rows;
     for (std::size_t k = first; k < points.size(); ++k) rows += SweepCsvRow(points[k]);
     if (csv_file) {
       if (absl::Status w = csv_file->Append(rows); !w.ok()) {
-        return Fail(kCommand, kExitIoErr, AnnotateStatus(w, absl::StrCat("--output", kept(i))));
+        return Fail(kCommand, kExitIoErr,
+                    absl::StrCat(AnnotateStatus(w, "--output").message(), kept(i)));
       }
     } else {
       std::cout << rows << std::flush;

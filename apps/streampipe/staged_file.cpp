@@ -1,44 +1,99 @@
 #include "staged_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 
 namespace streampipe::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+// The whole file, or nullopt where it cannot be read.
+std::optional<std::string> ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
 
 absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view header) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  const fs::file_status st = fs::status(path, ec);  // follows links
+  if (fs::is_directory(st)) {
     return absl::FailedPreconditionError(absl::StrCat("'", path, "' is a directory"));
   }
-  StagedFile f(std::move(path));
-  f.out_.open(f.partial_path(), std::ios::binary | std::ios::trunc);
-  if (!f.out_) {
-    return absl::PermissionDeniedError(absl::StrCat("cannot create '", f.partial_path(), "'"));
+  StagedFile f;
+  f.path_ = std::move(path);
+  f.target_ = f.path_;
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    // A device, a FIFO, a socket: written as it is; there is nothing to replace.
+    f.staged_ = false;
+    f.partial_ = f.path_;
+    f.fd_ = ::open(f.path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (f.fd_ < 0) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot open '", f.path_, "': ", ErrnoText(errno)));
+    }
+  } else {
+    if (fs::is_symlink(fs::symlink_status(f.path_, ec))) {
+      const fs::path resolved = fs::weakly_canonical(f.path_, ec);
+      if (!ec) f.target_ = resolved.string();  // the link stays; the file it names is replaced
+    }
+    f.partial_ = f.target_ + ".partial";
+    f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (f.fd_ < 0 && errno == EEXIST) {
+      // An earlier run's file: taken over only where it holds the header alone.
+      const std::optional<std::string> before = ReadAll(f.partial_);
+      if (!before || *before != header) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("'", f.partial_,
+                         "' is there from an earlier run that stopped part way, and holds its "
+                         "data: move or remove it first"));
+      }
+      f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    }
+    if (f.fd_ < 0) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot create '", f.partial_, "': ", ErrnoText(errno)));
+    }
   }
-  f.open_ = true;
-  f.out_ << header;
-  if (!f.out_.flush()) {
-    return absl::DataLossError(absl::StrCat("writing '", f.partial_path(), "' failed"));
-  }
+  if (absl::Status w = f.WriteAll(header); !w.ok()) return w;
   return f;
 }
 
 StagedFile::StagedFile(StagedFile&& other) noexcept
     : path_(std::move(other.path_)),
-      out_(std::move(other.out_)),
-      has_data_(other.has_data_),
-      open_(std::exchange(other.open_, false)) {}
+      target_(std::move(other.target_)),
+      partial_(std::move(other.partial_)),
+      fd_(std::exchange(other.fd_, -1)),
+      staged_(other.staged_),
+      has_data_(other.has_data_) {}
 
 StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
   if (this != &other) {
     Release();
     path_ = std::move(other.path_);
-    out_ = std::move(other.out_);
+    target_ = std::move(other.target_);
+    partial_ = std::move(other.partial_);
+    fd_ = std::exchange(other.fd_, -1);
+    staged_ = other.staged_;
     has_data_ = other.has_data_;
-    open_ = std::exchange(other.open_, false);
   }
   return *this;
 }
@@ -46,35 +101,46 @@ StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
 StagedFile::~StagedFile() { Release(); }
 
 void StagedFile::Release() {
-  if (!open_) return;
-  open_ = false;
-  out_.close();
-  if (!has_data_) std::remove(partial_path().c_str());
+  if (fd_ < 0) return;
+  ::close(fd_);
+  fd_ = -1;
+  if (staged_ && !has_data_) ::unlink(partial_.c_str());
 }
 
-absl::Status StagedFile::Append(std::string_view data) {
-  if (!open_) return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
-  if (data.empty()) return absl::OkStatus();
-  out_.write(data.data(), static_cast<std::streamsize>(data.size()));
-  has_data_ = true;  // even a failed write may have left part of it: keep the file
-  if (!out_.flush()) {
-    return absl::DataLossError(absl::StrCat("writing '", partial_path(), "' failed"));
+absl::Status StagedFile::WriteAll(std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      return absl::DataLossError(
+          absl::StrCat("writing '", partial_, "' failed: ", ErrnoText(n < 0 ? errno : EIO)));
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
   }
   return absl::OkStatus();
 }
 
+absl::Status StagedFile::Append(std::string_view data) {
+  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
+  if (data.empty()) return absl::OkStatus();
+  has_data_ = true;  // even a failed write may have left part of it: keep the file
+  return WriteAll(data);
+}
+
 absl::Status StagedFile::Commit() {
-  if (!open_) return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
-  out_.close();
-  if (!out_) {
-    has_data_ = true;  // keep what reached the disk
-    Release();
-    return absl::DataLossError(absl::StrCat("closing '", partial_path(), "' failed"));
+  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
+  const int closed = ::close(fd_);
+  const int err = errno;
+  fd_ = -1;
+  if (closed != 0) {
+    return absl::DataLossError(absl::StrCat("closing '", partial_, "' failed: ", ErrnoText(err),
+                                            "; what was written is in it"));
   }
-  open_ = false;
-  if (std::rename(partial_path().c_str(), path_.c_str()) != 0) {
-    return absl::PermissionDeniedError(absl::StrCat("cannot rename '", partial_path(), "' to '",
-                                                    path_, "'; the data is in the former"));
+  if (!staged_) return absl::OkStatus();
+  if (std::rename(partial_.c_str(), target_.c_str()) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat("cannot rename '", partial_, "' to '",
+                                                    target_, "' (", ErrnoText(errno),
+                                                    "); the data is in the former"));
   }
   return absl::OkStatus();
 }

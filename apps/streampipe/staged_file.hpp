@@ -5,11 +5,15 @@
 // output cannot be written. So the file is opened before the work starts (a bad path fails at
 // once), each step is on disk when Append returns, and an earlier `<path>` stays as it was until
 // Commit replaces it in one rename. Left uncommitted, the .partial file is kept where it holds
-// data (what was measured) and removed where it holds the header alone.
+// data (what was measured) and removed where it holds the header alone; a .partial file that an
+// earlier run left with data is never overwritten (Open refuses it, naming it).
+//
+// A path that is a symbolic link stages beside the file it names, and replaces that file (the
+// link stays). A path that exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is
+// written directly: no .partial file, no rename.
 #ifndef STREAMPIPE_APPS_STAGED_FILE_HPP_
 #define STREAMPIPE_APPS_STAGED_FILE_HPP_
 
-#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -20,9 +24,11 @@ namespace streampipe::cli {
 
 class StagedFile {
  public:
-  // Creates (or empties) `<path>.partial` and writes `header` to it (not counted as data).
-  // FailedPrecondition where `path` is a directory; PermissionDenied naming the file where it
-  // cannot be created.
+  // Creates `<path>.partial` and writes `header` to it (not counted as data). A .partial file
+  // already there is taken over where it holds `header` alone (a run stopped before its first
+  // step), and refused otherwise: AlreadyExists naming it (an earlier run's data: summarize it,
+  // move it or remove it). FailedPrecondition where `path` is a directory; PermissionDenied
+  // naming the file where it cannot be created.
   static absl::StatusOr<StagedFile> Open(std::string path, std::string_view header = "");
 
   StagedFile(StagedFile&& other) noexcept;
@@ -31,26 +37,33 @@ class StagedFile {
   StagedFile& operator=(const StagedFile&) = delete;
   ~StagedFile();
 
-  // Appends `data` and flushes it. DataLoss naming the file where the write fails (a full disk).
+  // Appends `data`; on disk (written to the file, unbuffered) when it returns. DataLoss naming
+  // the file where the write fails (a full disk).
   absl::Status Append(std::string_view data);
-  // Closes the file and renames it onto `path`. Where the rename fails the .partial file is kept
-  // and the error names both files. Commit twice, or after a move, is FailedPrecondition.
+  // Closes the file and renames it onto the target. Where the rename fails the .partial file is
+  // kept and the error names both files. Commit twice, or after a move, is FailedPrecondition.
   absl::Status Commit();
 
   const std::string& path() const { return path_; }
-  std::string partial_path() const { return path_ + ".partial"; }
+  // Where the data is until Commit: `<target>.partial`, or the path itself where unstaged.
+  const std::string& partial_path() const { return partial_; }
+  // Whether writes go through a .partial file (false for a device, a FIFO and the like).
+  bool staged() const { return staged_; }
   // Whether anything beyond the header was appended.
   bool has_data() const { return has_data_; }
 
  private:
-  explicit StagedFile(std::string path) : path_(std::move(path)) {}
-  // Uncommitted: closes, and removes the file where it holds no data.
+  StagedFile() = default;
+  // Uncommitted: closes, and removes the .partial file where it holds no data.
   void Release();
+  absl::Status WriteAll(std::string_view data);
 
-  std::string path_;
-  std::ofstream out_;
+  std::string path_;     // as given
+  std::string target_;   // the file Commit replaces: path_, or the file a link names
+  std::string partial_;  // where the data goes until Commit
+  int fd_ = -1;          // open while uncommitted; -1 once committed, released or moved from
+  bool staged_ = true;
   bool has_data_ = false;
-  bool open_ = false;  // false once committed, released or moved from
 };
 
 }  // namespace streampipe::cli

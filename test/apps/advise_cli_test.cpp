@@ -284,6 +284,17 @@ TEST(AdviseCliTest, SweepLeavesAnEarlierOutputWhereItStopsEarly) {
   EXPECT_EQ(r.exit_code, 74) << r.err;
   EXPECT_EQ(streampipe::testing::ReadFile(dir + "/sweep.csv"), earlier);
   EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv.partial"));
+  // An earlier sweep stopped part way left its rows in sweep.csv.partial: a new sweep of that
+  // name refuses to start rather than wipe them, and leaves them.
+  const std::string rows = "workload,grid\nrows,measured\n";
+  std::ofstream(dir + "/sweep.csv.partial") << rows;
+  r = RunCommand(kBin + " sweep --output=" + dir + "/sweep.csv");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--output: '" + dir + "/sweep.csv.partial' is there from an earlier run"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(dir + "/sweep.csv.partial"), rows);
+  std::filesystem::remove(dir + "/sweep.csv.partial");
   // --from's summary too is checked before the CSV is read.
   r = RunCommand(kBin + " sweep --from=" + dir + "/sweep.csv --summary=" + dir);
   EXPECT_EQ(r.exit_code, 74) << r.err;
@@ -314,6 +325,15 @@ TEST(AdviseCliTest, SweepSummarizesACsvWrittenBefore) {
   const std::string md = streampipe::testing::ReadFile(summary);
   EXPECT_NE(md.find("| predictor | symmetric (4) | asymmetric (4) |"), std::string::npos) << md;
   EXPECT_NE(md.find("### Choice of n"), std::string::npos) << md;
+}
+
+// A summary to a device is written as it is (no .partial file beside /dev/null).
+TEST(AdviseCliTest, SweepFromWritesItsSummaryToADevice) {
+  CommandResult r = RunCommand(kBin + " sweep --from=" STREAMPIPE_SOURCE_DIR
+                                      "/test/core/data/sweep_sample.csv --summary=/dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  EXPECT_FALSE(std::filesystem::exists("/dev/null.partial"));
 }
 
 TEST(AdviseCliTest, SweepFromNamesWhatItCannotRead) {

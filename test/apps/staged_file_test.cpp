@@ -116,5 +116,53 @@ TEST_F(StagedFileTest, AFailedRenameKeepsTheDataAndSaysWhere) {
   EXPECT_EQ(ReadFile(dir_ + "/later-a-dir.partial"), "h\nrow\n");
 }
 
+// A run stopped part way left its data in the .partial file; the next run must not wipe it,
+// even where that run then fails before it has measured anything (a review found both).
+TEST_F(StagedFileTest, AnEarlierRunsDataIsNeverOverwritten) {
+  std::ofstream(dir_ + "/old.csv.partial") << "a,b\n1,2\n";
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "a,b\n");
+  ASSERT_FALSE(f.ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(f.status())) << f.status();
+  EXPECT_NE(f.status().message().find("'" + dir_ + "/old.csv.partial' is there from an earlier run"),
+            std::string::npos)
+      << f.status();
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "a,b\n1,2\n");
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "an earlier result\n");
+  // One that holds the header alone (a run stopped before its first step) is taken over.
+  std::ofstream(dir_ + "/old.csv.partial", std::ios::trunc) << "a,b\n";
+  f = StagedFile::Open(dir_ + "/old.csv", "a,b\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Append("3,4\n").ok());
+  ASSERT_TRUE(f->Commit().ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n3,4\n");
+  // A run that fails before its first step removes only a file it made.
+  std::ofstream(dir_ + "/old.csv.partial") << "a,b\n5,6\n";
+  { EXPECT_FALSE(StagedFile::Open(dir_ + "/old.csv", "a,b\n").ok()); }
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "a,b\n5,6\n");
+}
+
+TEST_F(StagedFileTest, ALinkStaysAndTheFileItNamesIsReplaced) {
+  std::filesystem::create_symlink(dir_ + "/old.csv", dir_ + "/link.csv");
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/link.csv", "h\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(std::filesystem::equivalent(f->partial_path(), dir_ + "/old.csv.partial"));
+  ASSERT_TRUE(f->Append("x\n").ok());
+  ASSERT_TRUE(f->Commit().ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ + "/link.csv"));
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "h\nx\n");
+  EXPECT_FALSE(Exists("old.csv.partial"));
+  EXPECT_FALSE(Exists("link.csv.partial"));
+}
+
+TEST_F(StagedFileTest, ADeviceIsWrittenAsItIs) {
+  absl::StatusOr<StagedFile> f = StagedFile::Open("/dev/null", "h\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_FALSE(f->staged());
+  ASSERT_TRUE(f->Append("x\n").ok());
+  ASSERT_TRUE(f->Commit().ok());
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  EXPECT_FALSE(std::filesystem::exists("/dev/null.partial"));
+}
+
 }  // namespace
 }  // namespace streampipe::cli

@@ -100,11 +100,13 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   // configuration's rows are on disk, long before the last.
   const std::string sweep = kBin + " sweep --grid=symmetric --orders=depth-first --profile=" +
                             profile_ + kSmall + " --output=" + csv;
+  const std::string err = dir_ + "/sweep.err";
   testing::CommandResult r = testing::RunCommand(
-      "sh -c '" + sweep + " 2>/dev/null & pid=$!; i=0; "
+      "sh -c '" + sweep + " 2>" + err + " & pid=$!; i=0; "
       "while [ \"$(wc -l < " + partial + " 2>/dev/null || echo 0)\" -lt 3 ] && [ $i -lt 2400 ]; "
       "do sleep 0.05; i=$((i + 1)); done; kill -TERM $pid; wait $pid; echo \"rc=$?\"'");
-  ASSERT_NE(r.out.find("rc=143"), std::string::npos) << "not stopped part way: " << r.out << r.err;
+  ASSERT_NE(r.out.find("rc=143"), std::string::npos)
+      << "not stopped part way: " << r.out << r.err << testing::ReadFile(err);
   EXPECT_EQ(testing::ReadFile(csv), "an earlier sweep\n");
   const std::vector<std::string> rows = Lines(testing::ReadFile(partial));
   ASSERT_GE(rows.size(), 3u);

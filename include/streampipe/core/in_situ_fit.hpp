@@ -89,7 +89,9 @@ inline constexpr double kMaxDuplexRatio = 2.0;
 // wins. Where no such choice exists, every point is kept (see duplex_plausible, max_residual).
 // InvalidArgument for fewer than two points with distinct n >= 2, a time that is not finite and
 // > 0, a component that is not finite and >= 0 (named), or an idle_stream_overhead_ms that is not
-// finite.
+// finite; and for a fit no measured batch allows (x'_hd <= 0, or the copies out alone,
+// n (g_dh + c), longer than (1 + kInSituTolerance) x a kept batch), the final one or any round's
+// where c0 is measured (the rounds can chase c without end over scattered points; session 36).
 absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const InSituPoint> sweep);
 
 // FitInSitu with c0 from the slope of held tiny sub-chunks (ms per sub-chunk): such a sub-chunk
@@ -98,7 +100,8 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const In
 // and where the fit lowers g (its negative-c branch) c0 follows and the fit runs again (up to
 // three passes). The result's h2d_gap_ms and idle_stream_overhead_ms are the pair to write;
 // terms.h2d_gap_ms is the measured g and terms.idle_stream_overhead_ms is ignored.
-// InvalidArgument as FitInSitu, and for a held slope that is not finite and > 0.
+// InvalidArgument as FitInSitu (at any pass: an earlier pass's g and c0 do not add up to the
+// held slope), and for a held slope that is not finite and > 0.
 absl::StatusOr<InSituFit> FitInSituWithIdle(InSituTerms terms, std::span<const InSituPoint> sweep,
                                             double held_sub_chunk_ms);
 
