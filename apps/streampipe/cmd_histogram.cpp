@@ -23,12 +23,14 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "config_flags.hpp"
+#include "staged_file.hpp"
 #include "streampipe/core/timeline.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/histogram.hpp"
 #include "streampipe/cuda/pipeline.hpp"
+#include "streampipe/status_macros.hpp"
 #include "streampipe/video/frame_source.hpp"
 #include "streampipe/video/histogram_cpu.hpp"
 #include "streampipe/video/histogram_writer.hpp"
@@ -322,6 +324,14 @@ int RunHistogram(const std::vector<std::string>& args) {
   absl::StatusOr<std::unique_ptr<video::HistogramWriter>> writer =
       video::OpenHistogramWriter(output, *out_format);
   if (!writer.ok()) return Fail(kCommand, kExitIoErr, writer.status());
+  // The trace's file too, before any frame is read: a path that cannot be written fails now,
+  // not after the video (as `<trace>.partial` until it is whole; docs/errors.md).
+  std::optional<StagedFile> trace_file;
+  if (!trace_path.empty()) {
+    absl::StatusOr<StagedFile> f = StagedFile::Open(trace_path);
+    if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace"));
+    trace_file = std::move(*f);
+  }
 
   Totals totals;
   Status live(!quiet);
@@ -442,11 +452,11 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!trace_path.empty() && !totals.trace.empty()) {
-    std::ofstream tf(trace_path);
-    tf << ChromeTraceJson(totals.trace);
-    if (!tf) {
-      std::cerr << "streampipe histogram: cannot write the trace " << trace_path << "\n";
+  if (trace_file && !totals.trace.empty()) {
+    absl::Status t = trace_file->Append(ChromeTraceJson(totals.trace));
+    if (t.ok()) t = trace_file->Commit();
+    if (!t.ok()) {
+      std::cerr << "streampipe histogram: " << AnnotateStatus(t, "--trace").message() << "\n";
       if (exit_code == kExitOk) exit_code = kExitIoErr;  // the histograms are written
     }
   }

@@ -1,6 +1,7 @@
-// `streampipe calibrate` and `streampipe sweep` on a GPU, end to end, for what they write: the
+// `streampipe calibrate`, `sweep` and `histogram` on a GPU, end to end, for what they write: the
 // outputs whole where the command completes, an earlier file of the same name untouched until
-// then, and the rows measured kept in `<output>.partial` where a sweep is stopped part way.
+// then, the rows measured kept in `<output>.partial` where a sweep is stopped part way, and a
+// path that cannot be written refused before any work.
 #include <unistd.h>
 
 #include <climits>
@@ -116,6 +117,28 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   r = testing::RunCommand(kBin + " sweep --from=" + partial);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("Prediction accuracy"), std::string::npos) << r.err;
+}
+
+// histogram --trace: the trace's file is checked before any frame is read, and written whole.
+TEST(HistogramCliGpuTest, TheTraceIsCheckedFirstAndWrittenWhole) {
+  STREAMPIPE_REQUIRE_GPU();
+  const std::string dir = ::testing::TempDir() + "/histogram_cli_trace";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string run = kBin + " histogram --synthetic=section44 --frames=256 --quiet";
+  testing::CommandResult r =
+      testing::RunCommand(run + " --output=" + dir + "/h.csv --trace=/nonexistent-dir/t.json");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--trace: cannot create '/nonexistent-dir/t.json.partial'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::ReadFile(dir + "/h.csv"), "") << "frames were read before the check";
+  r = testing::RunCommand(run + " --output=" + dir + "/h.csv --trace=" + dir + "/t.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(testing::ReadFile(dir + "/t.json").find("\"traceEvents\""), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/t.json.partial"));
+  EXPECT_EQ(Lines(testing::ReadFile(dir + "/h.csv")).size(), 256u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
