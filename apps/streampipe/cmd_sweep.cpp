@@ -708,6 +708,10 @@ int RunSweep(const std::vector<std::string>& args) {
   fs.Add("drift-threshold", &s.drift_threshold,
          "the adaptive pipeline's detector.threshold: the relative divergence from its prediction "
          "that, held for detector.consecutive batches, re-measures and re-derives n");
+  bool resume = false;
+  fs.Add("resume", &resume,
+         "continue the sweep that stopped part way with the same flags: the configurations whose "
+         "rows <output>.partial holds whole are kept, not measured again, and the rest appended");
   std::string from;
   fs.Add("from", &from,
          "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
@@ -811,9 +815,29 @@ int RunSweep(const std::vector<std::string>& args) {
   // now, not after the sweep; the rows go to disk configuration by configuration (`<output>.
   // partial` until the sweep is whole), so a sweep that stops part way keeps what it measured.
   std::optional<StagedFile> csv_file;
-  if (output != "-") {
+  if (resume && output == "-") {
+    return Fail(kCommand, kExitUsage, "--resume continues an --output file's .partial, not stdout");
+  }
+  if (resume) {
+    absl::StatusOr<StagedFile> f = StagedFile::Resume(output, SweepCsvHeader());
+    if (!f.ok()) {
+      return Fail(kCommand,
+                  absl::IsNotFound(f.status())             ? kExitNoInput
+                  : absl::IsFailedPrecondition(f.status()) ? kExitDataErr
+                                                           : kExitIoErr,
+                  AnnotateStatus(f.status(), "--resume"));
+    }
+    csv_file = std::move(*f);
+  } else if (output != "-") {
     absl::StatusOr<StagedFile> f = StagedFile::Open(output, SweepCsvHeader());
-    if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--output"));
+    if (!f.ok()) {
+      absl::Status a = AnnotateStatus(f.status(), "--output");
+      if (absl::IsAlreadyExists(a)) {
+        a = absl::AlreadyExistsError(
+            absl::StrCat(a.message(), ", or continue that sweep: the same command with --resume"));
+      }
+      return Fail(kCommand, kExitIoErr, a);
+    }
     csv_file = std::move(*f);
   }
   absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
@@ -931,32 +955,68 @@ int RunSweep(const std::vector<std::string>& args) {
   std::vector<SweepPoint> points;
   std::map<std::string, PredictorErrors> errors;
   if (output == "-") std::cout << SweepCsvHeader() << std::flush;
+  // --resume: the configurations the stopped sweep measured whole are kept, not measured again.
+  std::set<SweepConfigKey> resumed;
+  if (resume) {
+    std::map<SweepConfigKey, std::vector<int>> expected;
+    for (const Config& c : configs) {
+      std::vector<int>& ns = expected[{c.workload, c.grid,
+                                       static_cast<double>(c.items * c.in_per_item),
+                                       static_cast<double>(c.items * c.out_per_item), c.intensity,
+                                       c.order, c.issue}];
+      ns.clear();
+      for (int n : s.streams) {
+        if (n <= c.items) ns.push_back(n);
+      }
+    }
+    const std::string where = absl::StrCat("--resume: '", csv_file->partial_path(), "'");
+    absl::StatusOr<std::vector<SweepPoint>> rows =
+        ParseSweepCsv(SweepCsvHeader() + csv_file->resumed_data());
+    if (!rows.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(rows.status(), where));
+    absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> kept_rows =
+        KeptConfigurations(*rows, expected);
+    if (!kept_rows.ok()) {
+      return Fail(kCommand, kExitDataErr, AnnotateStatus(kept_rows.status(), where));
+    }
+    for (const auto& [key, unused] : *kept_rows) resumed.insert(key);
+    points = std::move(*rows);
+    std::cerr << "streampipe sweep: resuming '" << csv_file->partial_path() << "': " << resumed.size()
+              << " of " << configs.size() << " configurations kept (" << points.size()
+              << " rows), the rest measured now\n";
+  }
   // Where the sweep stops part way, what it measured: the rows of the configurations done.
-  auto kept = [&](std::size_t done) -> std::string {
+  auto kept = [&](std::size_t measured) -> std::string {
     if (!csv_file || !csv_file->staged() || !csv_file->has_data()) return "";
-    return absl::StrCat("; the rows of the ", done, " of ", configs.size(),
+    return absl::StrCat("; the rows of the ", resumed.size() + measured, " of ", configs.size(),
                         " configurations measured are in '", csv_file->partial_path(),
                         "' (streampipe sweep --from=", csv_file->partial_path(),
-                        " summarizes them)");
+                        " summarizes them; the same command with --resume continues)");
   };
+  std::size_t done = 0;  // configurations measured by this run
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];
+    if (resumed.count({c.workload, c.grid, static_cast<double>(c.items * c.in_per_item),
+                       static_cast<double>(c.items * c.out_per_item), c.intensity, c.order,
+                       c.issue}) > 0) {
+      continue;
+    }
     const std::size_t first = points.size();
     absl::Status m = Measure(c, s, &points, &errors);
     if (!m.ok()) {
       const absl::Status a = AnnotateStatus(m, absl::StrCat(c.workload, " intensity ", c.intensity));
-      return Fail(kCommand, kExitSoftware, absl::StrCat(a.message(), kept(i)));
+      return Fail(kCommand, kExitSoftware, absl::StrCat(a.message(), kept(done)));
     }
     std::string rows;
     for (std::size_t k = first; k < points.size(); ++k) rows += SweepCsvRow(points[k]);
     if (csv_file) {
       if (absl::Status w = csv_file->Append(rows); !w.ok()) {
         return Fail(kCommand, kExitIoErr,
-                    absl::StrCat(AnnotateStatus(w, "--output").message(), kept(i)));
+                    absl::StrCat(AnnotateStatus(w, "--output").message(), kept(done)));
       }
     } else {
       std::cout << rows << std::flush;
     }
+    ++done;
   }
   if (trace_file.is_open() && !(trace_file.flush() && trace_file)) {
     return Fail(kCommand, kExitIoErr,

@@ -51,11 +51,7 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
           absl::StrCat("cannot open '", f.path_, "': ", ErrnoText(errno)));
     }
   } else {
-    if (fs::is_symlink(fs::symlink_status(f.path_, ec))) {
-      const fs::path resolved = fs::weakly_canonical(f.path_, ec);
-      if (!ec) f.target_ = resolved.string();  // the link stays; the file it names is replaced
-    }
-    f.partial_ = f.target_ + ".partial";
+    f.Name(f.path_);
     f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (f.fd_ < 0 && errno == EEXIST) {
       // An earlier run's file: taken over only where it holds the header alone.
@@ -77,10 +73,48 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
   return f;
 }
 
+void StagedFile::Name(std::string path) {
+  path_ = std::move(path);
+  target_ = path_;
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(path_, ec))) {
+    const fs::path resolved = fs::weakly_canonical(path_, ec);
+    if (!ec) target_ = resolved.string();  // the link stays; the file it names is replaced
+  }
+  partial_ = target_ + ".partial";
+}
+
+absl::StatusOr<StagedFile> StagedFile::Resume(std::string path, std::string_view header) {
+  StagedFile f;
+  f.Name(std::move(path));
+  const std::optional<std::string> text = ReadAll(f.partial_);
+  if (!text) {
+    return absl::NotFoundError(absl::StrCat("no '", f.partial_, "' to resume"));
+  }
+  if (text->compare(0, header.size(), header) != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("'", f.partial_, "' does not start with the header this run writes"));
+  }
+  if (!text->empty() && text->back() != '\n') {
+    return absl::FailedPreconditionError(
+        absl::StrCat("'", f.partial_, "' ends in a line cut short (a run stopped in the middle "
+                     "of a write): remove that line first"));
+  }
+  f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (f.fd_ < 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot append to '", f.partial_, "': ", ErrnoText(errno)));
+  }
+  f.resumed_ = text->substr(header.size());
+  f.has_data_ = !f.resumed_.empty();
+  return f;
+}
+
 StagedFile::StagedFile(StagedFile&& other) noexcept
     : path_(std::move(other.path_)),
       target_(std::move(other.target_)),
       partial_(std::move(other.partial_)),
+      resumed_(std::move(other.resumed_)),
       fd_(std::exchange(other.fd_, -1)),
       staged_(other.staged_),
       has_data_(other.has_data_) {}
@@ -91,6 +125,7 @@ StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
     path_ = std::move(other.path_);
     target_ = std::move(other.target_);
     partial_ = std::move(other.partial_);
+    resumed_ = std::move(other.resumed_);
     fd_ = std::exchange(other.fd_, -1);
     staged_ = other.staged_;
     has_data_ = other.has_data_;

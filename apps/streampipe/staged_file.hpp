@@ -30,6 +30,11 @@ class StagedFile {
   // move it or remove it). FailedPrecondition where `path` is a directory; PermissionDenied
   // naming the file where it cannot be created.
   static absl::StatusOr<StagedFile> Open(std::string path, std::string_view header = "");
+  // Takes up the `<path>.partial` file an earlier run left, to append to it: NotFound naming it
+  // where there is none, FailedPrecondition where it does not start with `header`, or does not
+  // end with a whole line (`header` ends with one; a run cut in the middle of a write). What it
+  // held after the header is resumed_data().
+  static absl::StatusOr<StagedFile> Resume(std::string path, std::string_view header);
 
   StagedFile(StagedFile&& other) noexcept;
   StagedFile& operator=(StagedFile&& other) noexcept;
@@ -49,11 +54,15 @@ class StagedFile {
   const std::string& partial_path() const { return partial_; }
   // Whether writes go through a .partial file (false for a device, a FIFO and the like).
   bool staged() const { return staged_; }
-  // Whether anything beyond the header was appended.
+  // Whether the file holds anything beyond the header (appended, or resumed).
   bool has_data() const { return has_data_; }
+  // Resume: what the file held after the header; empty otherwise.
+  const std::string& resumed_data() const { return resumed_; }
 
  private:
   StagedFile() = default;
+  // The target and .partial names of `path` (a link: beside the file it names).
+  void Name(std::string path);
   // Uncommitted: closes, and removes the .partial file where it holds no data.
   void Release();
   absl::Status WriteAll(std::string_view data);
@@ -61,6 +70,7 @@ class StagedFile {
   std::string path_;     // as given
   std::string target_;   // the file Commit replaces: path_, or the file a link names
   std::string partial_;  // where the data goes until Commit
+  std::string resumed_;  // Resume: the data already there
   int fd_ = -1;          // open while uncommitted; -1 once committed, released or moved from
   bool staged_ = true;
   bool has_data_ = false;

@@ -491,6 +491,41 @@ std::string SweepCsvRow(const SweepPoint& p) {
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
+SweepConfigKey ConfigKeyOf(const SweepPoint& p) {
+  return {p.workload, p.grid, p.in_bytes, p.out_bytes, p.intensity, p.order, p.issue};
+}
+
+std::string ConfigKeyName(const SweepConfigKey& k) {
+  return absl::StrCat(k.workload, " ", k.grid, ", ", FormatDouble(k.in_bytes), " B in, ",
+                      FormatDouble(k.out_bytes), " B out, intensity ", FormatDouble(k.intensity),
+                      ", ", k.order, ", ", k.issue);
+}
+
+absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> KeptConfigurations(
+    const std::vector<SweepPoint>& rows,
+    const std::map<SweepConfigKey, std::vector<int>>& expected) {
+  std::map<SweepConfigKey, std::vector<SweepPoint>> kept;
+  for (const SweepPoint& p : rows) kept[ConfigKeyOf(p)].push_back(p);
+  for (const auto& [key, points] : kept) {
+    const auto want = expected.find(key);
+    if (want == expected.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the rows hold a configuration this sweep does not measure (", ConfigKeyName(key),
+          "): another command line?"));
+    }
+    std::vector<int> ns;
+    for (const SweepPoint& p : points) ns.push_back(p.streams);
+    std::sort(ns.begin(), ns.end());
+    if (ns != want->second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the rows hold n = ", absl::StrJoin(ns, ","), " of ", ConfigKeyName(key),
+          ", where this sweep measures n = ", absl::StrJoin(want->second, ","),
+          ": another --streams, or rows cut short?"));
+    }
+  }
+  return kept;
+}
+
 absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
   std::vector<std::string> columns = SweepCsvColumns();
   std::vector<SweepPoint> points;

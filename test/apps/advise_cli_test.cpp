@@ -7,6 +7,7 @@
 #include <string>
 
 #include "run_command.hpp"
+#include "streampipe/core/sweep.hpp"
 
 namespace streampipe::testing {
 namespace {
@@ -293,12 +294,49 @@ TEST(AdviseCliTest, SweepLeavesAnEarlierOutputWhereItStopsEarly) {
   EXPECT_NE(r.err.find("--output: '" + dir + "/sweep.csv.partial' is there from an earlier run"),
             std::string::npos)
       << r.err;
+  EXPECT_NE(r.err.find("or continue that sweep: the same command with --resume"),
+            std::string::npos)
+      << r.err;
   EXPECT_EQ(streampipe::testing::ReadFile(dir + "/sweep.csv.partial"), rows);
   std::filesystem::remove(dir + "/sweep.csv.partial");
   // --from's summary too is checked before the CSV is read.
   r = RunCommand(kBin + " sweep --from=" + dir + "/sweep.csv --summary=" + dir);
   EXPECT_EQ(r.exit_code, 74) << r.err;
   EXPECT_NE(r.err.find("--summary: '" + dir + "' is a directory"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+// --resume takes up a .partial file a stopped sweep left; what it cannot continue is refused
+// before the GPU is looked for, the file left as it was.
+TEST(AdviseCliTest, SweepResumeSaysWhatItCannotContinue) {
+  const std::string dir = ::testing::TempDir() + "/sweep_resume";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  CommandResult r = RunCommand(kBin + " sweep --resume --output=-");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--resume continues an --output file's .partial, not stdout"),
+            std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + " sweep --resume --output=" + dir + "/sweep.csv");
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("--resume: no '" + dir + "/sweep.csv.partial' to resume"),
+            std::string::npos)
+      << r.err;
+  // A row cut short by a kill in the middle of a write.
+  const std::string cut = SweepCsvHeader() + "add-scalar,symmetric,1048576";
+  std::ofstream(dir + "/sweep.csv.partial") << cut;
+  r = RunCommand(kBin + " sweep --resume --output=" + dir + "/sweep.csv");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("ends in a line cut short"), std::string::npos) << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(dir + "/sweep.csv.partial"), cut);
+  // Rows of an older version's columns (the test sample's): not this sweep's to continue.
+  const std::string older =
+      streampipe::testing::ReadFile(STREAMPIPE_SOURCE_DIR "/test/core/data/sweep_sample.csv");
+  std::ofstream(dir + "/sweep.csv.partial", std::ios::trunc) << older;
+  r = RunCommand(kBin + " sweep --resume --output=" + dir + "/sweep.csv");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("does not start with the header this run writes"), std::string::npos)
+      << r.err;
   std::filesystem::remove_all(dir);
 }
 

@@ -164,5 +164,35 @@ TEST_F(StagedFileTest, ADeviceIsWrittenAsItIs) {
   EXPECT_FALSE(std::filesystem::exists("/dev/null.partial"));
 }
 
+TEST_F(StagedFileTest, ResumeAppendsToWhatAnEarlierRunLeft) {
+  std::ofstream(dir_ + "/old.csv.partial") << "a,b\n1,2\n";
+  absl::StatusOr<StagedFile> f = StagedFile::Resume(dir_ + "/old.csv", "a,b\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->resumed_data(), "1,2\n");
+  EXPECT_TRUE(f->has_data());
+  ASSERT_TRUE(f->Append("3,4\n").ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "an earlier result\n");
+  ASSERT_TRUE(f->Commit().ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n1,2\n3,4\n");
+  EXPECT_FALSE(Exists("old.csv.partial"));
+}
+
+TEST_F(StagedFileTest, ResumeRefusesWhatItCannotContinue) {
+  absl::StatusOr<StagedFile> f = StagedFile::Resume(dir_ + "/old.csv", "a,b\n");
+  EXPECT_TRUE(absl::IsNotFound(f.status())) << f.status();
+  EXPECT_NE(f.status().message().find("no '" + dir_ + "/old.csv.partial' to resume"),
+            std::string::npos)
+      << f.status();
+  std::ofstream(dir_ + "/old.csv.partial") << "x,y\n1,2\n";  // another header
+  f = StagedFile::Resume(dir_ + "/old.csv", "a,b\n");
+  EXPECT_TRUE(absl::IsFailedPrecondition(f.status())) << f.status();
+  std::ofstream(dir_ + "/old.csv.partial", std::ios::trunc) << "a,b\n1,2\n3,";  // cut short
+  f = StagedFile::Resume(dir_ + "/old.csv", "a,b\n");
+  EXPECT_TRUE(absl::IsFailedPrecondition(f.status())) << f.status();
+  EXPECT_NE(f.status().message().find("ends in a line cut short"), std::string::npos);
+  // Refused, the file is as it was.
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "a,b\n1,2\n3,");
+}
+
 }  // namespace
 }  // namespace streampipe::cli

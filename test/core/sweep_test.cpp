@@ -1472,5 +1472,58 @@ TEST(SweepSampleTest, ParsesAndSummarizes) {
   EXPECT_EQ(AccuracyOf(*s, "current").points, 8);
 }
 
+// ---------------------------------------------------------------------------------------------
+// --resume: which configurations of a stopped sweep's rows are kept
+
+TEST(SweepResumeTest, KeepsTheConfigurationsHeldWholeAndNamesWhatDoesNotBelong) {
+  // The stopped sweep measured intensity 1 whole and 50 whole, through a CSV round trip (what
+  // --resume reads); the resuming one measures 1, 50 and 200 at n = 1, 2, 4.
+  std::string csv = SweepCsvHeader();
+  for (double it : {1.0, 50.0}) {
+    for (int n : {1, 2, 4}) csv += SweepCsvRow(Point(it, n, 10.0 / n));
+  }
+  absl::StatusOr<std::vector<SweepPoint>> rows = ParseSweepCsv(csv);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  std::map<SweepConfigKey, std::vector<int>> expected;
+  for (double it : {1.0, 50.0, 200.0}) expected[ConfigKeyOf(Point(it, 1, 1.0))] = {1, 2, 4};
+  absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> kept =
+      KeptConfigurations(*rows, expected);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  ASSERT_EQ(kept->size(), 2u);
+  EXPECT_EQ(kept->count(ConfigKeyOf(Point(200.0, 1, 1.0))), 0u);
+  const std::vector<SweepPoint>& fifty = kept->at(ConfigKeyOf(Point(50.0, 1, 1.0)));
+  ASSERT_EQ(fifty.size(), 3u);
+  EXPECT_EQ(fifty[2].streams, 4);
+  EXPECT_EQ(fifty[2].median_ms, 2.5);
+  // Another issue mode is another configuration.
+  SweepPoint graph = Point(1.0, 1, 1.0);
+  graph.issue = "graph";
+  EXPECT_NE(ConfigKeyOf(graph), ConfigKeyOf(Point(1.0, 1, 1.0)));
+
+  // A configuration cut short (n = 4 missing), and one with an n this sweep does not measure.
+  std::vector<SweepPoint> cut(rows->begin(), rows->end() - 1);
+  absl::Status c = KeptConfigurations(cut, expected).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(c)) << c;
+  EXPECT_NE(c.message().find("the rows hold n = 1,2 of add-scalar symmetric, 1048576 B in, "
+                             "1048576 B out, intensity 50, depth-first, streams, where this "
+                             "sweep measures n = 1,2,4"),
+            std::string::npos)
+      << c;
+  std::vector<SweepPoint> extra = *rows;
+  extra.push_back(Point(1.0, 8, 1.0));
+  EXPECT_FALSE(KeptConfigurations(extra, expected).ok());
+  // A configuration this sweep does not measure at all.
+  expected.erase(ConfigKeyOf(Point(1.0, 1, 1.0)));
+  c = KeptConfigurations(*rows, expected).status();
+  EXPECT_NE(c.message().find("a configuration this sweep does not measure (add-scalar symmetric, "
+                             "1048576 B in, 1048576 B out, intensity 1, depth-first, streams)"),
+            std::string::npos)
+      << c;
+  // Nothing stopped yet: nothing kept.
+  kept = KeptConfigurations({}, expected);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_TRUE(kept->empty());
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -117,6 +117,16 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   r = testing::RunCommand(kBin + " sweep --from=" + partial);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("Prediction accuracy"), std::string::npos) << r.err;
+  // And --resume continues it: the configurations held whole are kept as they are, the rest
+  // measured and appended, and the whole replaces the earlier file.
+  const std::string stopped = testing::ReadFile(partial);
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("streampipe sweep: resuming '"), std::string::npos) << r.err;
+  const std::string whole = testing::ReadFile(csv);
+  EXPECT_EQ(whole.rfind(stopped, 0), 0u) << "the kept rows are not the file's first";
+  EXPECT_EQ(Lines(whole).size(), 1u + 6 * 2);
+  EXPECT_FALSE(std::filesystem::exists(partial));
 }
 
 // histogram --trace: the trace's file is checked before any frame is read, and written whole.

@@ -27,6 +27,7 @@
 #ifndef STREAMPIPE_CORE_SWEEP_HPP_
 #define STREAMPIPE_CORE_SWEEP_HPP_
 
+#include <compare>
 #include <cstddef>
 #include <iterator>
 #include <limits>
@@ -196,6 +197,31 @@ std::string SweepCsvRow(const SweepPoint& point);
 // the line and the counts); a field that is not a number / an integer (names the line, the
 // column and the value).
 absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text);
+
+// What makes a sweep point's configuration: every field but n and what was measured.
+struct SweepConfigKey {
+  std::string workload;
+  std::string grid;
+  double in_bytes = 0;
+  double out_bytes = 0;
+  double intensity = 0;
+  std::string order;
+  std::string issue;
+  auto operator<=>(const SweepConfigKey&) const = default;
+};
+SweepConfigKey ConfigKeyOf(const SweepPoint& point);
+// "add-scalar symmetric, 67108864 B in, 67108864 B out, intensity 50, depth-first, streams".
+std::string ConfigKeyName(const SweepConfigKey& key);
+
+// `streampipe sweep --resume`: of the rows a stopped sweep left (its .partial file, in order),
+// the configurations to keep rather than measure again. `expected` gives, for each configuration
+// of the sweep that resumes, the n it measures (ascending); a configuration of `rows` is kept
+// where its n are exactly those. InvalidArgument, naming the configuration, where the rows hold
+// one that sweep does not measure, or another set of n (another command line, or rows cut
+// short): resuming would mix two sweeps.
+absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> KeptConfigurations(
+    const std::vector<SweepPoint>& rows,
+    const std::map<SweepConfigKey, std::vector<int>>& expected);
 
 // ---- Lists of values for flags such as --streams=1..128*2 ----
 //
