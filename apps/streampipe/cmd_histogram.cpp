@@ -321,17 +321,18 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
 
   // ---- output ----
-  absl::StatusOr<std::unique_ptr<video::HistogramWriter>> writer =
-      video::OpenHistogramWriter(output, *out_format);
-  if (!writer.ok()) return Fail(kCommand, kExitIoErr, writer.status());
-  // The trace's file too, before any frame is read: a path that cannot be written fails now,
-  // not after the video (as `<trace>.partial` until it is whole; docs/errors.md).
+  // The trace's file first, before any frame is read and before the output is opened (which
+  // empties an earlier file of that name): a path that cannot be written fails now, not after
+  // the video (as `<trace>.partial` until it is whole; docs/errors.md).
   std::optional<StagedFile> trace_file;
   if (!trace_path.empty()) {
     absl::StatusOr<StagedFile> f = StagedFile::Open(trace_path);
     if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace"));
     trace_file = std::move(*f);
   }
+  absl::StatusOr<std::unique_ptr<video::HistogramWriter>> writer =
+      video::OpenHistogramWriter(output, *out_format);
+  if (!writer.ok()) return Fail(kCommand, kExitIoErr, writer.status());
 
   Totals totals;
   Status live(!quiet);
@@ -452,6 +453,10 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (trace_file && totals.trace.empty()) {
+    std::cerr << "streampipe histogram: --trace: no batch was traced; '" << trace_path
+              << "' not written\n";
+  }
   if (trace_file && !totals.trace.empty()) {
     absl::Status t = trace_file->Append(ChromeTraceJson(totals.trace));
     if (t.ok()) t = trace_file->Commit();

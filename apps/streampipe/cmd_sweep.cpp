@@ -92,6 +92,18 @@ struct Config {
   std::string issue = "streams";  // IssueMode name
 };
 
+// The configuration's key: what its rows say of it (Measure writes them from it, and --resume
+// matches a stopped sweep's rows by it).
+SweepConfigKey KeyOf(const Config& c) {
+  return {c.workload,
+          c.grid,
+          static_cast<double>(c.items * c.in_per_item),
+          static_cast<double>(c.items * c.out_per_item),
+          c.intensity,
+          c.order,
+          c.issue};
+}
+
 // One batch of an adaptive run, for --adaptive-trace: its stats and when the host ran it.
 struct TracedBatch {
   BatchStats stats;
@@ -371,13 +383,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   std::vector<SweepPoint> cfg;
   for (std::size_t i = 0; i < ns.size(); ++i) {
     SweepPoint pt;
-    pt.workload = c.workload;
-    pt.grid = c.grid;
-    pt.in_bytes = w.bytes.h2d;
-    pt.out_bytes = w.bytes.d2h;
-    pt.intensity = c.intensity;
-    pt.order = c.order;
-    pt.issue = c.issue;
+    const SweepConfigKey key = KeyOf(c);
+    pt.workload = key.workload;
+    pt.grid = key.grid;
+    pt.in_bytes = key.in_bytes;
+    pt.out_bytes = key.out_bytes;
+    pt.intensity = key.intensity;
+    pt.order = key.order;
+    pt.issue = key.issue;
     pt.streams = ns[i];
     pt.median_ms = Percentile(ms[i], 0.5);
     pt.p10_ms = Percentile(ms[i], 0.1);
@@ -821,11 +834,15 @@ int RunSweep(const std::vector<std::string>& args) {
   if (resume) {
     absl::StatusOr<StagedFile> f = StagedFile::Resume(output, SweepCsvHeader());
     if (!f.ok()) {
+      std::string message(AnnotateStatus(f.status(), "--resume").message());
+      if (message.find("cut short") != std::string::npos) {
+        absl::StrAppend(&message, ", and the other rows of its configuration");
+      }
       return Fail(kCommand,
                   absl::IsNotFound(f.status())             ? kExitNoInput
                   : absl::IsFailedPrecondition(f.status()) ? kExitDataErr
                                                            : kExitIoErr,
-                  AnnotateStatus(f.status(), "--resume"));
+                  message);
     }
     csv_file = std::move(*f);
   } else if (output != "-") {
@@ -856,22 +873,6 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   std::set<std::string> want(grids->begin(), grids->end());
   const bool all = want.count("all") > 0;
-
-  if (!profile.empty()) {
-    absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
-    if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
-    s.traits = p->traits;
-  } else {
-    absl::StatusOr<Calibration> c = Calibrate({});
-    if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
-    s.traits = c->profile.traits;
-  }
-  std::cerr << absl::StrFormat("streampipe sweep: c = %.2f us, s = %.2f us, G = %.2f/%.2f GB/s, "
-                               "duplex %.2f GB/s each\n",
-                               s.traits.stream_overhead_ms * 1e3,
-                               s.traits.sub_chunk_cost_ms * 1e3, 1e-6 / s.traits.h2d.ms_per_byte,
-                               1e-6 / s.traits.d2h.ms_per_byte,
-                               1e-6 / s.traits.h2d.duplex_ms_per_byte);
 
   std::vector<Config> configs;
   auto add_scalar = [&](const std::string& grid_name, double mib, const std::vector<int>& its,
@@ -950,6 +951,20 @@ int RunSweep(const std::vector<std::string>& args) {
     }
     configs = std::move(by_issue);
   }
+  {
+    // A configuration listed twice (--iters=1,1; two frame sizes of one pixel count) writes the
+    // same rows: measured once, so that its rows say which configuration they are.
+    std::set<SweepConfigKey> seen;
+    std::vector<Config> unique;
+    for (Config& c : configs) {
+      if (seen.insert(KeyOf(c)).second) unique.push_back(std::move(c));
+    }
+    if (unique.size() < configs.size()) {
+      std::cerr << "streampipe sweep: " << configs.size() - unique.size()
+                << " configurations listed twice, measured once\n";
+    }
+    configs = std::move(unique);
+  }
   std::cerr << "streampipe sweep: " << configs.size() << " configurations x " << s.streams.size()
             << " values of n\n";
   std::vector<SweepPoint> points;
@@ -960,10 +975,7 @@ int RunSweep(const std::vector<std::string>& args) {
   if (resume) {
     std::map<SweepConfigKey, std::vector<int>> expected;
     for (const Config& c : configs) {
-      std::vector<int>& ns = expected[{c.workload, c.grid,
-                                       static_cast<double>(c.items * c.in_per_item),
-                                       static_cast<double>(c.items * c.out_per_item), c.intensity,
-                                       c.order, c.issue}];
+      std::vector<int>& ns = expected[KeyOf(c)];
       ns.clear();
       for (int n : s.streams) {
         if (n <= c.items) ns.push_back(n);
@@ -977,6 +989,14 @@ int RunSweep(const std::vector<std::string>& args) {
         KeptConfigurations(*rows, expected);
     if (!kept_rows.ok()) {
       return Fail(kCommand, kExitDataErr, AnnotateStatus(kept_rows.status(), where));
+    }
+    for (const SweepPoint& p : *rows) {
+      if (p.repetitions != s.repetitions) {
+        return Fail(kCommand, kExitDataErr,
+                    absl::StrCat(where, ": its rows were measured with --repetitions=",
+                                 p.repetitions, ", this sweep's is ", s.repetitions,
+                                 ": resume with the stopped sweep's flags"));
+      }
     }
     for (const auto& [key, unused] : *kept_rows) resumed.insert(key);
     points = std::move(*rows);
@@ -992,14 +1012,26 @@ int RunSweep(const std::vector<std::string>& args) {
                         "' (streampipe sweep --from=", csv_file->partial_path(),
                         " summarizes them; the same command with --resume continues)");
   };
+  if (!profile.empty()) {
+    absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
+    if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+    s.traits = p->traits;
+  } else {
+    absl::StatusOr<Calibration> c = Calibrate({});
+    if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
+    s.traits = c->profile.traits;
+  }
+  std::cerr << absl::StrFormat(
+      "streampipe sweep: c = %.2f us, s = %.2f us, G = %.2f/%.2f GB/s, "
+      "duplex %.2f GB/s each\n",
+      s.traits.stream_overhead_ms * 1e3, s.traits.sub_chunk_cost_ms * 1e3,
+      1e-6 / s.traits.h2d.ms_per_byte, 1e-6 / s.traits.d2h.ms_per_byte,
+      1e-6 / s.traits.h2d.duplex_ms_per_byte);
+
   std::size_t done = 0;  // configurations measured by this run
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];
-    if (resumed.count({c.workload, c.grid, static_cast<double>(c.items * c.in_per_item),
-                       static_cast<double>(c.items * c.out_per_item), c.intensity, c.order,
-                       c.issue}) > 0) {
-      continue;
-    }
+    if (resumed.count(KeyOf(c)) > 0) continue;
     const std::size_t first = points.size();
     absl::Status m = Measure(c, s, &points, &errors);
     if (!m.ok()) {
@@ -1028,9 +1060,10 @@ int RunSweep(const std::vector<std::string>& args) {
       return absl::StrFormat("median %.1f %% / max %.1f %%, %d over 10 %%",
                              100 * Percentile(v, 0.5), 100 * Percentile(v, 1.0), over);
     };
-    std::cerr << "streampipe sweep: " << issue << ": calibrated " << line(e.calibrated)
-              << "; single factor (up to run 37) " << line(e.single_factor) << " ("
-              << e.calibrated.size() << " points)\n";
+    std::cerr << "streampipe sweep: " << issue
+              << (resumed.empty() ? "" : " (the configurations this run measured)")
+              << ": calibrated " << line(e.calibrated) << "; single factor (up to run 37) "
+              << line(e.single_factor) << " (" << e.calibrated.size() << " points)\n";
     if (!e.device.empty() || e.gate_timeouts > 0) {
       std::cerr << "streampipe sweep: " << issue
                 << ": device time (batches held until issued): calibrated device part "

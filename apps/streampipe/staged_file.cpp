@@ -1,6 +1,7 @@
 #include "staged_file.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -62,7 +63,20 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
                          "' is there from an earlier run that stopped part way, and holds its "
                          "data: move or remove it first"));
       }
-      f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+      // Emptied only once locked: a run that has just written that header holds the lock.
+      f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (f.fd_ >= 0) {
+        if (absl::Status l = f.Lock(); !l.ok()) return l;
+        if (::ftruncate(f.fd_, 0) != 0) {
+          const int err = errno;
+          ::close(f.fd_);
+          f.fd_ = -1;
+          return absl::PermissionDeniedError(
+              absl::StrCat("cannot empty '", f.partial_, "': ", ErrnoText(err)));
+        }
+      }
+    } else if (f.fd_ >= 0) {
+      if (absl::Status l = f.Lock(); !l.ok()) return l;
     }
     if (f.fd_ < 0) {
       return absl::PermissionDeniedError(
@@ -84,12 +98,41 @@ void StagedFile::Name(std::string path) {
   partial_ = target_ + ".partial";
 }
 
+absl::Status StagedFile::Lock() {
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    // Not ours to remove: the run that holds it is still writing it.
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("'", partial_, "' is being written by another run"));
+    }
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot lock '", partial_, "': ", ErrnoText(err)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<StagedFile> StagedFile::Resume(std::string path, std::string_view header) {
   StagedFile f;
   f.Name(std::move(path));
+  std::error_code ec;
+  if (!fs::exists(f.partial_, ec)) {
+    return absl::NotFoundError(absl::StrCat("no '", f.partial_, "' to resume"));
+  }
+  // Locked before it is read: a run still writing it holds the lock.
+  f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (f.fd_ < 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot append to '", f.partial_, "': ", ErrnoText(errno)));
+  }
+  // Not made by this run: kept whatever happens before it is taken up.
+  f.has_data_ = true;
+  if (absl::Status l = f.Lock(); !l.ok()) return l;
   const std::optional<std::string> text = ReadAll(f.partial_);
   if (!text) {
-    return absl::NotFoundError(absl::StrCat("no '", f.partial_, "' to resume"));
+    return absl::PermissionDeniedError(absl::StrCat("cannot read '", f.partial_, "'"));
   }
   if (text->compare(0, header.size(), header) != 0) {
     return absl::FailedPreconditionError(
@@ -99,11 +142,6 @@ absl::StatusOr<StagedFile> StagedFile::Resume(std::string path, std::string_view
     return absl::FailedPreconditionError(
         absl::StrCat("'", f.partial_, "' ends in a line cut short (a run stopped in the middle "
                      "of a write): remove that line first"));
-  }
-  f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (f.fd_ < 0) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot append to '", f.partial_, "': ", ErrnoText(errno)));
   }
   f.resumed_ = text->substr(header.size());
   f.has_data_ = !f.resumed_.empty();

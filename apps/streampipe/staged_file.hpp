@@ -27,13 +27,14 @@ class StagedFile {
   // Creates `<path>.partial` and writes `header` to it (not counted as data). A .partial file
   // already there is taken over where it holds `header` alone (a run stopped before its first
   // step), and refused otherwise: AlreadyExists naming it (an earlier run's data: summarize it,
-  // move it or remove it). FailedPrecondition where `path` is a directory; PermissionDenied
-  // naming the file where it cannot be created.
+  // move it or remove it; or a run still writing it, which holds its lock). FailedPrecondition
+  // where `path` is a directory; PermissionDenied naming the file where it cannot be created.
   static absl::StatusOr<StagedFile> Open(std::string path, std::string_view header = "");
   // Takes up the `<path>.partial` file an earlier run left, to append to it: NotFound naming it
   // where there is none, FailedPrecondition where it does not start with `header`, or does not
-  // end with a whole line (`header` ends with one; a run cut in the middle of a write). What it
-  // held after the header is resumed_data().
+  // end with a whole line (`header` ends with one; a run cut in the middle of a write),
+  // AlreadyExists where another run is writing it. What it held after the header is
+  // resumed_data().
   static absl::StatusOr<StagedFile> Resume(std::string path, std::string_view header);
 
   StagedFile(StagedFile&& other) noexcept;
@@ -65,6 +66,10 @@ class StagedFile {
   void Name(std::string path);
   // Uncommitted: closes, and removes the .partial file where it holds no data.
   void Release();
+  // An exclusive lock on the open .partial file, so that two runs never write one file (a second
+  // Open or Resume of it is refused while the first holds it); on failure the file is closed
+  // (and left where it is).
+  absl::Status Lock();
   absl::Status WriteAll(std::string_view data);
 
   std::string path_;     // as given

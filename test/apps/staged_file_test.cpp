@@ -194,5 +194,23 @@ TEST_F(StagedFileTest, ResumeRefusesWhatItCannotContinue) {
   EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "a,b\n1,2\n3,");
 }
 
+// Two runs never write one file: while one holds it (even with its header alone, which a new
+// run would otherwise take over), Open and Resume of it are refused and leave it as it is.
+TEST_F(StagedFileTest, AFileARunIsWritingIsNotTakenOver) {
+  absl::StatusOr<StagedFile> first = StagedFile::Open(dir_ + "/new.csv", "h\n");
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<StagedFile> second = StagedFile::Open(dir_ + "/new.csv", "h\n");
+  ASSERT_FALSE(second.ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(second.status())) << second.status();
+  EXPECT_NE(second.status().message().find("is being written by another run"), std::string::npos)
+      << second.status();
+  second = StagedFile::Resume(dir_ + "/new.csv", "h\n");
+  EXPECT_TRUE(absl::IsAlreadyExists(second.status())) << second.status();
+  // The first run goes on undisturbed: its header not emptied, no hole before its rows.
+  ASSERT_TRUE(first->Append("x\n").ok());
+  ASSERT_TRUE(first->Commit().ok());
+  EXPECT_EQ(ReadFile(dir_ + "/new.csv"), "h\nx\n");
+}
+
 }  // namespace
 }  // namespace streampipe::cli

@@ -85,6 +85,12 @@ TEST_F(SweepCliGpuTest, ACompleteSweepWritesEveryOutputWhole) {
     const std::string trace = dir_ + "/traces/trace_" + std::string(order) + ".json";
     EXPECT_NE(testing::ReadFile(trace).find("\"traceEvents\""), std::string::npos) << trace;
   }
+  // A configuration listed twice is measured once (its rows would not say which was which).
+  r = testing::RunCommand("timeout 300 " + kBin + " sweep --grid=quick --profile=" + profile_ +
+                          kSmall + " --orders=depth-first,depth-first --output=" + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 configurations listed twice, measured once"), std::string::npos) << r.err;
+  EXPECT_EQ(Lines(testing::ReadFile(csv)).size(), 5u);
   // The same CSV on stdout: the header once, the rows as each configuration completes.
   r = testing::RunCommand("timeout 300 " + kBin + " sweep --grid=quick --profile=" + profile_ +
                           kSmall + " --output=-");
@@ -117,9 +123,16 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   r = testing::RunCommand(kBin + " sweep --from=" + partial);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("Prediction accuracy"), std::string::npos) << r.err;
+  // --resume with another flag than the stopped sweep's is refused, the file left as it was.
+  const std::string stopped = testing::ReadFile(partial);
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --repetitions=3");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("its rows were measured with --repetitions=2, this sweep's is 3"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::ReadFile(partial), stopped);
   // And --resume continues it: the configurations held whole are kept as they are, the rest
   // measured and appended, and the whole replaces the earlier file.
-  const std::string stopped = testing::ReadFile(partial);
   r = testing::RunCommand("timeout 300 " + sweep + " --resume");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("streampipe sweep: resuming '"), std::string::npos) << r.err;
@@ -136,13 +149,15 @@ TEST(HistogramCliGpuTest, TheTraceIsCheckedFirstAndWrittenWhole) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string run = kBin + " histogram --synthetic=section44 --frames=256 --quiet";
+  std::ofstream(dir + "/h.csv") << "an earlier output\n";
   testing::CommandResult r =
       testing::RunCommand(run + " --output=" + dir + "/h.csv --trace=/nonexistent-dir/t.json");
   EXPECT_EQ(r.exit_code, 74) << r.err;
   EXPECT_NE(r.err.find("--trace: cannot create '/nonexistent-dir/t.json.partial'"),
             std::string::npos)
       << r.err;
-  EXPECT_EQ(testing::ReadFile(dir + "/h.csv"), "") << "frames were read before the check";
+  // Refused before the output was opened: an earlier output stays.
+  EXPECT_EQ(testing::ReadFile(dir + "/h.csv"), "an earlier output\n");
   r = testing::RunCommand(run + " --output=" + dir + "/h.csv --trace=" + dir + "/t.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(testing::ReadFile(dir + "/t.json").find("\"traceEvents\""), std::string::npos);
