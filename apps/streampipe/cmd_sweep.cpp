@@ -104,6 +104,15 @@ SweepConfigKey KeyOf(const Config& c) {
           c.issue};
 }
 
+// The n a configuration is measured at: those of --streams with a sub-chunk for each (ascending).
+std::vector<int> StreamsFor(const Config& c, const Settings& s) {
+  std::vector<int> ns;
+  for (int n : s.streams) {
+    if (n <= c.items) ns.push_back(n);
+  }
+  return ns;
+}
+
 // One batch of an adaptive run, for --adaptive-trace: its stats and when the host ran it.
 struct TracedBatch {
   BatchStats stats;
@@ -147,10 +156,7 @@ struct PredictorErrors {
 // Measures one configuration and appends its points.
 absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>* points,
                      std::map<std::string, PredictorErrors>* errors) {
-  std::vector<int> ns;
-  for (int n : s.streams) {
-    if (n <= c.items) ns.push_back(n);
-  }
+  const std::vector<int> ns = StreamsFor(c, s);
   if (ns.empty()) return absl::OkStatus();
   const int max_n = *std::max_element(ns.begin(), ns.end());
   STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline p, StreamPipeline::Create(OptionsFor(c, s, max_n)));
@@ -381,9 +387,9 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     drift.push_back(halves[i] - 1.0);
   }
   std::vector<SweepPoint> cfg;
+  const SweepConfigKey key = KeyOf(c);
   for (std::size_t i = 0; i < ns.size(); ++i) {
     SweepPoint pt;
-    const SweepConfigKey key = KeyOf(c);
     pt.workload = key.workload;
     pt.grid = key.grid;
     pt.in_bytes = key.in_bytes;
@@ -974,13 +980,7 @@ int RunSweep(const std::vector<std::string>& args) {
   std::set<SweepConfigKey> resumed;
   if (resume) {
     std::map<SweepConfigKey, std::vector<int>> expected;
-    for (const Config& c : configs) {
-      std::vector<int>& ns = expected[KeyOf(c)];
-      ns.clear();
-      for (int n : s.streams) {
-        if (n <= c.items) ns.push_back(n);
-      }
-    }
+    for (const Config& c : configs) expected[KeyOf(c)] = StreamsFor(c, s);
     const std::string where = absl::StrCat("--resume: '", csv_file->partial_path(), "'");
     absl::StatusOr<std::vector<SweepPoint>> rows =
         ParseSweepCsv(SweepCsvHeader() + csv_file->resumed_data());
