@@ -109,7 +109,7 @@ def read_sweep(path):
             row = {}
             for name, value in zip(header, fields):
                 where = f"{path}: line {line_no}, column '{name}'"
-                if name in ("workload", "grid", "order", "issue"):
+                if name in ("workload", "grid", "order", "issue", "settings"):
                     row[name] = value.strip()
                 elif name in ("streams", "repetitions") or name.startswith("chosen_"):
                     row[name] = parse_int(value, where)

@@ -75,6 +75,8 @@ struct Settings {
   // The adaptive pipeline's drift threshold (AdaptiveOptions::detector.threshold).
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
   DeviceTraits traits;
+  // What every row records of how it was measured (SweepPoint::settings; MeasuringSettings).
+  std::string settings;
   // --adaptive-trace: one row per batch of each kept adaptive run (null: none).
   std::ostream* adaptive_trace = nullptr;
 };
@@ -111,6 +113,31 @@ std::vector<int> StreamsFor(const Config& c, const Settings& s) {
     if (n <= c.items) ns.push_back(n);
   }
   return ns;
+}
+
+// The flags that change what a row measures and that the row does not otherwise say (its
+// configuration and n are its key; --repetitions has its own column), and the profile's
+// fingerprint (`profile=calibrated` where the sweep calibrated itself: a resumed one calibrates
+// again): --resume keeps only rows of the same settings.
+absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
+                                              const std::string& histogram_kernel,
+                                              const std::string& profile_fingerprint) {
+  std::vector<std::pair<std::string, std::string>> v = {
+      {"per-visit", absl::StrCat(std::min(s.per_visit, s.repetitions))},
+      {"held", absl::StrCat(s.held)},
+      {"warmup", absl::StrCat(s.warmup)},
+      {"adaptive-batches", absl::StrCat(s.adaptive_batches)},
+      {"adaptive-max-batches", absl::StrCat(s.adaptive_max_batches)},
+      {"adaptive-retries", absl::StrCat(s.adaptive_retries)},
+      {"judge-anchor", s.judge_anchor ? "true" : "false"},
+      {"kernel-halves", s.kernel_halves ? "true" : "false"},
+      {"probe-ratio", absl::StrCat(s.probe_ratio)},
+      {"check-anchor", s.check_anchor ? "true" : "false"},
+      {"measure-batches", absl::StrCat(s.measure_batches)},
+      {"drift-threshold", absl::StrCat(s.drift_threshold)}};
+  if (histogram) v.emplace_back("histogram-kernel", histogram_kernel);
+  v.emplace_back("profile", profile_fingerprint.empty() ? "calibrated" : profile_fingerprint);
+  return FormatSweepSettings(v);
 }
 
 // One batch of an adaptive run, for --adaptive-trace: its stats and when the host ran it.
@@ -402,6 +429,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.p10_ms = Percentile(ms[i], 0.1);
     pt.p90_ms = Percentile(ms[i], 0.9);
     pt.repetitions = s.repetitions;
+    pt.settings = s.settings;
     pt.issue_ms = Percentile(issue[i], 0.5);
     pt.h2d_ms = w.times.h2d_ms;
     pt.kernel_ms = w.times.kernel_ms;
@@ -973,36 +1001,58 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   std::cerr << "streampipe sweep: " << configs.size() << " configurations x " << s.streams.size()
             << " values of n\n";
+  // The profile, before a stopped sweep's rows are read: its fingerprint is part of every
+  // row's settings. Without one the sweep calibrates, after the resume's checks.
+  std::string profile_fingerprint;
+  if (!profile.empty()) {
+    absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
+    if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+    s.traits = p->traits;
+    profile_fingerprint = DeviceProfileFingerprint(*p);
+  }
+  {
+    const bool histogram = std::any_of(configs.begin(), configs.end(), [](const Config& c) {
+      return c.workload == "histogram";
+    });
+    absl::StatusOr<std::string> settings =
+        MeasuringSettings(s, histogram, std::string(HistogramKernelName(*histogram_kernel)),
+                          profile_fingerprint);
+    if (!settings.ok()) return Fail(kCommand, kExitSoftware, settings.status());
+    s.settings = *std::move(settings);
+  }
   std::vector<SweepPoint> points;
   std::map<std::string, PredictorErrors> errors;
   if (output == "-") std::cout << SweepCsvHeader() << std::flush;
   // --resume: the configurations the stopped sweep measured whole are kept, not measured again.
   std::set<SweepConfigKey> resumed;
   if (resume) {
-    std::map<SweepConfigKey, std::vector<int>> expected;
-    for (const Config& c : configs) expected[KeyOf(c)] = StreamsFor(c, s);
+    SweepResume expected;
+    expected.repetitions = s.repetitions;
+    expected.settings = s.settings;
+    for (const Config& c : configs) expected.streams[KeyOf(c)] = StreamsFor(c, s);
     const std::string where = absl::StrCat("--resume: '", csv_file->partial_path(), "'");
     absl::StatusOr<std::vector<SweepPoint>> rows =
         ParseSweepCsv(SweepCsvHeader() + csv_file->resumed_data());
     if (!rows.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(rows.status(), where));
-    absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> kept_rows =
-        KeptConfigurations(*rows, expected);
-    if (!kept_rows.ok()) {
-      return Fail(kCommand, kExitDataErr, AnnotateStatus(kept_rows.status(), where));
+    absl::StatusOr<std::set<SweepConfigKey>> kept_configs = KeptConfigurations(*rows, expected);
+    if (!kept_configs.ok()) {
+      return Fail(kCommand, kExitDataErr, AnnotateStatus(kept_configs.status(), where));
     }
-    for (const SweepPoint& p : *rows) {
-      if (p.repetitions != s.repetitions) {
-        return Fail(kCommand, kExitDataErr,
-                    absl::StrCat(where, ": its rows were measured with --repetitions=",
-                                 p.repetitions, ", this sweep's is ", s.repetitions,
-                                 ": resume with the stopped sweep's flags"));
-      }
-    }
-    for (const auto& [key, unused] : *kept_rows) resumed.insert(key);
+    resumed = *std::move(kept_configs);
     points = std::move(*rows);
     std::cerr << "streampipe sweep: resuming '" << csv_file->partial_path() << "': " << resumed.size()
               << " of " << configs.size() << " configurations kept (" << points.size()
-              << " rows), the rest measured now\n";
+              << " rows), the rest measured now"
+              << (profile.empty() && !resumed.empty()
+                      ? " (with this run's own calibration: the kept rows had another; "
+                        "--profile gives both parts one)"
+                      : "")
+              << "\n";
+  }
+  if (profile.empty()) {
+    absl::StatusOr<Calibration> c = Calibrate({});
+    if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
+    s.traits = c->profile.traits;
   }
   // Where the sweep stops part way, what it measured: the rows of the configurations done.
   auto kept = [&](std::size_t measured) -> std::string {
@@ -1012,15 +1062,6 @@ int RunSweep(const std::vector<std::string>& args) {
                         "' (streampipe sweep --from=", csv_file->partial_path(),
                         " summarizes them; the same command with --resume continues)");
   };
-  if (!profile.empty()) {
-    absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
-    if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
-    s.traits = p->traits;
-  } else {
-    absl::StatusOr<Calibration> c = Calibrate({});
-    if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
-    s.traits = c->profile.traits;
-  }
   std::cerr << absl::StrFormat(
       "streampipe sweep: c = %.2f us, s = %.2f us, G = %.2f/%.2f GB/s, "
       "duplex %.2f GB/s each\n",

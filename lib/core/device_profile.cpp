@@ -1,9 +1,11 @@
 #include "streampipe/core/device_profile.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace streampipe {
 
@@ -95,6 +97,18 @@ absl::StatusOr<DeviceProfile> ReadDeviceProfile(const std::string& path) {
 std::string DeviceProfileToml(const DeviceProfile& profile) {
   return "# streampipe device profile (streampipe calibrate); docs/config.md\n" +
          DeviceProfileSchema().Write(profile);
+}
+
+std::string DeviceProfileFingerprint(const DeviceProfile& profile) {
+  DeviceProfile values = profile;
+  values.created.clear();
+  // FNV-1a, 64 bits: stable across builds and runs (absl::Hash is not).
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : DeviceProfileToml(values)) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return absl::StrFormat("fnv1a64:%016x", h);
 }
 
 absl::Status ValidateDeviceProfile(const DeviceProfile& profile) {

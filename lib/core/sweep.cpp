@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -310,6 +311,7 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("kernel_half_ms")) read_double(&p.kernel_half_ms);
   if (has("adaptive_batches")) read_int(&p.adaptive_batches);
   if (has("adaptive_calibrated")) read_int(&p.adaptive_calibrated);
+  if (s.ok() && has("settings")) p.settings = r.String();
   if (!s.ok()) return s;
   return p;
 }
@@ -449,6 +451,7 @@ std::vector<std::string> SweepCsvColumns() {
   c.push_back("kernel_half_ms");
   c.push_back("adaptive_batches");
   c.push_back("adaptive_calibrated");
+  c.push_back("settings");
   return c;
 }
 
@@ -488,6 +491,7 @@ std::string SweepCsvRow(const SweepPoint& p) {
   f.push_back(FormatDouble(p.kernel_half_ms));
   f.push_back(absl::StrCat(p.adaptive_batches));
   f.push_back(absl::StrCat(p.adaptive_calibrated));
+  f.push_back(p.settings);
   return absl::StrCat(absl::StrJoin(f, ","), "\n");
 }
 
@@ -501,27 +505,104 @@ std::string ConfigKeyName(const SweepConfigKey& k) {
                       ", ", k.order, ", ", k.issue);
 }
 
-absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> KeptConfigurations(
-    const std::vector<SweepPoint>& rows,
-    const std::map<SweepConfigKey, std::vector<int>>& expected) {
-  std::map<SweepConfigKey, std::vector<SweepPoint>> kept;
-  for (const SweepPoint& p : rows) kept[ConfigKeyOf(p)].push_back(p);
-  for (const auto& [key, points] : kept) {
-    const auto want = expected.find(key);
-    if (want == expected.end()) {
+absl::StatusOr<std::string> FormatSweepSettings(
+    const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::set<std::string> keys;
+  std::vector<std::string> tokens;
+  for (const auto& [key, value] : settings) {
+    const auto bad = [](std::string_view text, bool allow_equals) {
+      return text.find_first_of(allow_equals ? " ,\r\n" : " =,\r\n") != std::string_view::npos;
+    };
+    if (key.empty() || bad(key, false) || bad(value, true) || value.find('=') != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sweep setting '", key, "=", value,
+          "': a key must be non-empty and neither may hold a space, '=', a comma or a line break"));
+    }
+    if (!keys.insert(key).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sweep setting '", key, "' is given twice"));
+    }
+    tokens.push_back(absl::StrCat(key, "=", value));
+  }
+  return absl::StrJoin(tokens, " ");
+}
+
+namespace {
+
+// "a=1 b=2" as {{"a", "1"}, {"b", "2"}}, in order; a token without '=' is a key of empty value.
+std::vector<std::pair<std::string, std::string>> SettingsPairs(std::string_view settings) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (absl::string_view token : absl::StrSplit(Av(settings), ' ', absl::SkipEmpty())) {
+    const std::size_t eq = token.find('=');
+    pairs.emplace_back(std::string(token.substr(0, eq)),
+                       eq == absl::string_view::npos ? "" : std::string(token.substr(eq + 1)));
+  }
+  return pairs;
+}
+
+}  // namespace
+
+std::string SweepSettingsDifference(std::string_view was, std::string_view now) {
+  const std::vector<std::pair<std::string, std::string>> a = SettingsPairs(was);
+  const std::vector<std::pair<std::string, std::string>> b = SettingsPairs(now);
+  const std::map<std::string, std::string> b_map(b.begin(), b.end());
+  const std::map<std::string, std::string> a_map(a.begin(), a.end());
+  std::vector<std::string> differ;
+  std::vector<std::string> one_side;
+  for (const auto& [key, value] : a) {
+    const auto it = b_map.find(key);
+    if (it == b_map.end()) {
+      one_side.push_back(absl::StrCat(key, ": ", value, " -> not set"));
+    } else if (it->second != value) {
+      differ.push_back(absl::StrCat(key, ": ", value, " -> ", it->second));
+    }
+  }
+  for (const auto& [key, value] : b) {
+    if (a_map.count(key) == 0) one_side.push_back(absl::StrCat(key, ": not set -> ", value));
+  }
+  differ.insert(differ.end(), one_side.begin(), one_side.end());
+  return absl::StrJoin(differ, "; ");
+}
+
+absl::StatusOr<std::set<SweepConfigKey>> KeptConfigurations(const std::vector<SweepPoint>& rows,
+                                                            const SweepResume& resume) {
+  std::map<SweepConfigKey, std::vector<int>> found;
+  for (const SweepPoint& p : rows) {
+    const SweepConfigKey key = ConfigKeyOf(p);
+    if (resume.streams.count(key) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the rows hold a configuration this sweep does not measure (", ConfigKeyName(key),
           "): another command line?"));
     }
-    std::vector<int> ns;
-    for (const SweepPoint& p : points) ns.push_back(p.streams);
+    if (p.repetitions != resume.repetitions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the row n = ", p.streams, " of ", ConfigKeyName(key),
+          " was measured with --repetitions=", p.repetitions, ", this sweep's is ",
+          resume.repetitions, ": resume with the stopped sweep's flags"));
+    }
+    if (p.settings != resume.settings) {
+      // The same pairs in another order are the same settings.
+      if (const std::string difference = SweepSettingsDifference(p.settings, resume.settings);
+          !difference.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the row n = ", p.streams, " of ", ConfigKeyName(key),
+            " was measured with other settings than this sweep's (its -> this sweep's: ", difference,
+            "): resume with the stopped sweep's flags"));
+      }
+    }
+    found[key].push_back(p.streams);
+  }
+  std::set<SweepConfigKey> kept;
+  for (auto& [key, ns] : found) {
     std::sort(ns.begin(), ns.end());
-    if (ns != want->second) {
+    const std::vector<int>& want = resume.streams.at(key);
+    if (ns != want) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the rows hold n = ", absl::StrJoin(ns, ","), " of ", ConfigKeyName(key),
-          ", where this sweep measures n = ", absl::StrJoin(want->second, ","),
+          ", where this sweep measures n = ", absl::StrJoin(want, ","),
           ": another --streams, or rows cut short?"));
     }
+    kept.insert(key);
   }
   return kept;
 }
@@ -540,8 +621,8 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
       // Files written before the optional last columns (issue_ms, issue, halves_ratio, then
       // held_ms, pred_calibrated_device and pred_current_device, then adaptive_runs and
       // adaptive_deviation, then kernel_half_ms, then adaptive_batches and
-      // adaptive_calibrated) existed parse.
-      for (int optional = 11; optional > 0 && fields.size() < columns.size(); --optional) {
+      // adaptive_calibrated, then settings) existed parse.
+      for (int optional = 12; optional > 0 && fields.size() < columns.size(); --optional) {
         columns.pop_back();
       }
       if (absl::Status s = CheckHeader(fields, columns, line_no); !s.ok()) return s;
@@ -918,8 +999,53 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
   }
   device("current, device paths", [](const SweepPoint& p) { return p.current_device_ms; });
   device("calibrated, device part", [](const SweepPoint& p) { return p.calibrated_device_ms; });
+
+  // The settings the rows were measured with, in the order they first appear.
+  for (const SweepPoint& p : points) {
+    auto it = std::find_if(summary.settings.begin(), summary.settings.end(),
+                           [&p](const auto& entry) { return entry.first == p.settings; });
+    if (it == summary.settings.end()) {
+      summary.settings.emplace_back(p.settings, 1);
+    } else {
+      ++it->second;
+    }
+  }
   return summary;
 }
+
+namespace {
+
+// The settings as a paragraph or a line: nothing where no row records them; where rows of
+// several settings were put together, each with its rows and how it differs from the first.
+std::string SettingsReport(const SweepSummary& summary, bool markdown) {
+  const auto& settings = summary.settings;
+  if (settings.empty() || (settings.size() == 1 && settings.front().first.empty())) return "";
+  const auto quote = [markdown](const std::string& s) {
+    return s.empty() ? std::string("(not recorded)") : markdown ? absl::StrCat("`", s, "`") : s;
+  };
+  if (settings.size() == 1) {
+    return markdown ? absl::StrCat("\n### Settings\n\nMeasured with ", quote(settings[0].first),
+                                   ".\n")
+                    : absl::StrCat("Settings: ", settings[0].first, "\n");
+  }
+  std::string out = markdown ? absl::StrCat("\n### Settings\n\nThe rows were measured with ",
+                                            settings.size(),
+                                            " settings, and the tables above mix them:\n\n")
+                             : absl::StrCat("Warning: the rows were measured with ",
+                                            settings.size(), " settings, and the tables mix them:\n");
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    const auto& [text, rows] = settings[i];
+    absl::StrAppend(&out, markdown ? "- " : "  ", rows, " rows: ", quote(text));
+    if (i > 0) {
+      absl::StrAppend(&out, " (from the first: ",
+                      SweepSettingsDifference(settings[0].first, text), ")");
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string SummaryMarkdown(const SweepSummary& summary) {
   std::string out =
@@ -1007,6 +1133,7 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                     "| --- | ---: | ---: | ---: | ---: |\n");
     for (const ModelAccuracy& a : summary.device_accuracy) absl::StrAppend(&out, MarkdownRow(a));
   }
+  absl::StrAppend(&out, SettingsReport(summary, /*markdown=*/true));
   return out;
 }
 
@@ -1065,6 +1192,7 @@ std::string SummaryText(const SweepSummary& summary) {
                                           "median", "max", "over 10%"));
     for (const ModelAccuracy& a : summary.device_accuracy) absl::StrAppend(&out, TextRow(a));
   }
+  absl::StrAppend(&out, SettingsReport(summary, /*markdown=*/false));
   return out;
 }
 

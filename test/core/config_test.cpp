@@ -1,6 +1,7 @@
 // The configuration file: every key round-trips; each kind of bad file gets its message.
 #include "streampipe/core/config.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <variant>
@@ -288,12 +289,18 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
             std::string::npos);
 }
 
-TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
+// The anchors' profile, as calibrate would write it on driver 13000.
+DeviceProfile AnchorProfile() {
   DeviceProfile p;
   p.traits = DeviceTraits::H100Anchors();
   p.driver_version = 13000;
   p.created = "2026-11-22T12:00:00Z";
   p.duplex_gbps = 96.5;
+  return p;
+}
+
+TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
+  DeviceProfile p = AnchorProfile();
   p.traits.sub_chunk_cost_ms = 0.0118;
   absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
   ASSERT_TRUE(back.ok()) << back.status();
@@ -307,6 +314,28 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
   EXPECT_NE(other.message().find("run streampipe calibrate again"), std::string::npos);
   EXPECT_FALSE(CheckProfileMatches(*back, p.traits.name, 12080).ok());
   EXPECT_FALSE(ParseDeviceProfile("[h2d]\nlatency_ms = 0.1\n", "p.toml").ok());  // no name
+}
+
+// `streampipe sweep` records the profile's fingerprint in its rows' settings, and --resume
+// compares it with the profile of the sweep that resumes: it must survive the file's round
+// trip and the profile's date, and tell any value apart.
+TEST(DeviceProfileTest, TheFingerprintFollowsTheValuesNotTheDate) {
+  const DeviceProfile p = AnchorProfile();
+  const std::string f = DeviceProfileFingerprint(p);
+  EXPECT_EQ(f.rfind("fnv1a64:", 0), 0u) << f;
+  EXPECT_EQ(f.size(), 8u + 16u) << f;
+  absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(DeviceProfileFingerprint(*back), f);
+  DeviceProfile later = p;
+  later.created = "2026-11-27T15:00:00Z";
+  EXPECT_EQ(DeviceProfileFingerprint(later), f);
+  DeviceProfile other = p;
+  other.traits.sub_chunk_cost_ms = std::nextafter(p.traits.sub_chunk_cost_ms, 1.0);
+  EXPECT_NE(DeviceProfileFingerprint(other), f);
+  other = p;
+  other.driver_version = 13010;
+  EXPECT_NE(DeviceProfileFingerprint(other), f);
 }
 
 // Session 36: a quick calibration on a cold GPU wrote c = 2201 ms, and the sweep that read the

@@ -14,8 +14,10 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -72,7 +74,7 @@ SweepPoint Point(double intensity, int n, double median_ms) {
 
 TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   const std::vector<std::string> c = SweepCsvColumns();
-  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 12);
+  ASSERT_EQ(c.size(), 14 + kSweepModelCount + 1 + kSweepModelCount + 13);
   EXPECT_THAT(
       std::vector<std::string>(c.begin(), c.begin() + 14),
       ElementsAre("workload", "grid", "in_bytes", "out_bytes", "intensity", "order", "streams",
@@ -84,18 +86,19 @@ TEST(SweepCsvTest, ColumnsFollowTheModelList) {
   EXPECT_EQ(c[15 + kSweepModelCount], "chosen_gomez-luna-cc1");
   EXPECT_EQ(c[15 + kSweepModelCount + ModelIndex(ModelKind::kVenevaRegression)],
             "chosen_veneva-regression");
-  EXPECT_EQ(c[c.size() - 12], "chosen_adaptive");
-  EXPECT_EQ(c[c.size() - 11], "issue_ms");
-  EXPECT_EQ(c[c.size() - 10], "issue");
-  EXPECT_EQ(c[c.size() - 9], "halves_ratio");
-  EXPECT_EQ(c[c.size() - 8], "held_ms");
-  EXPECT_EQ(c[c.size() - 7], "pred_calibrated_device");
-  EXPECT_EQ(c[c.size() - 6], "pred_current_device");
-  EXPECT_EQ(c[c.size() - 5], "adaptive_runs");
-  EXPECT_EQ(c[c.size() - 4], "adaptive_deviation");
-  EXPECT_EQ(c[c.size() - 3], "kernel_half_ms");
-  EXPECT_EQ(c[c.size() - 2], "adaptive_batches");
-  EXPECT_EQ(c.back(), "adaptive_calibrated");
+  EXPECT_EQ(c[c.size() - 13], "chosen_adaptive");
+  EXPECT_EQ(c[c.size() - 12], "issue_ms");
+  EXPECT_EQ(c[c.size() - 11], "issue");
+  EXPECT_EQ(c[c.size() - 10], "halves_ratio");
+  EXPECT_EQ(c[c.size() - 9], "held_ms");
+  EXPECT_EQ(c[c.size() - 8], "pred_calibrated_device");
+  EXPECT_EQ(c[c.size() - 7], "pred_current_device");
+  EXPECT_EQ(c[c.size() - 6], "adaptive_runs");
+  EXPECT_EQ(c[c.size() - 5], "adaptive_deviation");
+  EXPECT_EQ(c[c.size() - 4], "kernel_half_ms");
+  EXPECT_EQ(c[c.size() - 3], "adaptive_batches");
+  EXPECT_EQ(c[c.size() - 2], "adaptive_calibrated");
+  EXPECT_EQ(c.back(), "settings");
   const std::string header = SweepCsvHeader();
   EXPECT_EQ(header.substr(0, 34), "workload,grid,in_bytes,out_bytes,i");
   EXPECT_EQ(header.back(), '\n');
@@ -138,6 +141,7 @@ TEST(SweepCsvTest, RowIsExact) {
   p.kernel_half_ms = 0.1875;
   p.adaptive_batches = 412;
   p.adaptive_calibrated = 1;
+  p.settings = "held=2 profile=fnv1a64:00000000000000ff";
   std::vector<std::string> pred(kSweepModelCount, "");
   pred[kCc1] = "1.1";
   pred[k2ce] = "0.30000000000000004";
@@ -151,7 +155,9 @@ TEST(SweepCsvTest, RowIsExact) {
   for (const std::string& s : pred) expected += s + ",";
   expected += ",";  // calibrated: NaN
   for (const std::string& s : chosen) expected += s + ",";
-  expected += "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875,412,1\n";
+  expected +=
+      "8,0.0625,graph,1.03125,1.0625,1.09375,1.125,2,0.0625,0.1875,412,1,"
+      "held=2 profile=fnv1a64:00000000000000ff\n";
   EXPECT_EQ(SweepCsvRow(p), expected);
 }
 
@@ -209,6 +215,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.adaptive_deviation = awkward[(i + 5) % 10];
     p.adaptive_batches = 150 + 37 * i;
     p.adaptive_calibrated = i % 3 - 1;
+    p.settings = i % 3 == 0 ? "" : absl::StrCat("held=", i, " probe-ratio=3");
     points.push_back(p);
   }
   std::string csv = SweepCsvHeader();
@@ -230,6 +237,7 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     EXPECT_EQ(a.adaptive_runs, b.adaptive_runs);
     EXPECT_EQ(a.adaptive_batches, b.adaptive_batches);
     EXPECT_EQ(a.adaptive_calibrated, b.adaptive_calibrated);
+    EXPECT_EQ(a.settings, b.settings);
     EXPECT_EQ(a.chosen, b.chosen);
     for (auto [x, y] : {std::pair{a.in_bytes, b.in_bytes},
                         {a.out_bytes, b.out_bytes},
@@ -311,9 +319,9 @@ TEST(SweepCsvTest, HeaderMismatchNamesExpectedAndFound) {
 TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   // docs/evidence holds sweeps from before issue_ms, issue, halves_ratio, held_ms,
   // pred_calibrated_device, pred_current_device, adaptive_runs, adaptive_deviation and
-  // kernel_half_ms, adaptive_batches and adaptive_calibrated existed: without the last two,
-  // three, five, eight, nine, ten or eleven columns they parse, with NaN, "streams", NaN, 0 and
-  // -1 there; a row as long as the new header is then an error.
+  // kernel_half_ms, adaptive_batches and adaptive_calibrated, and settings existed: without the
+  // last one, three, four, six, nine, ten, eleven or twelve columns they parse, with NaN,
+  // "streams", NaN, 0, -1 and "" there; a row as long as the new header is then an error.
   SweepPoint p = Point(10, 4, 2.5);
   p.issue_ms = 0.125;
   p.issue = "graph";
@@ -326,12 +334,15 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   p.kernel_half_ms = 0.375;
   p.adaptive_batches = 420;
   p.adaptive_calibrated = 0;
+  p.settings = "held=2";
   auto drop_last = [](std::string line) {
     line.pop_back();  // '\n'
     return line.substr(0, line.rfind(',')) + "\n";
   };
-  const std::string header_c = drop_last(drop_last(SweepCsvHeader()));  // runs 140-158
-  const std::string row_c = drop_last(drop_last(SweepCsvRow(p)));
+  const std::string header_s = drop_last(SweepCsvHeader());  // runs 159-207
+  const std::string row_s = drop_last(SweepCsvRow(p));
+  const std::string header_c = drop_last(drop_last(header_s));  // runs 140-158
+  const std::string row_c = drop_last(drop_last(row_s));
   const std::string header_k = drop_last(header_c);  // runs 89-139
   const std::string row_k = drop_last(row_c);
   const std::string header_d = drop_last(drop_last(header_k));  // runs 76-88
@@ -385,6 +396,12 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].kernel_half_ms, 0.375);
   EXPECT_EQ((*r)[0].adaptive_batches, 420);
   EXPECT_EQ((*r)[0].adaptive_calibrated, 0);
+  EXPECT_EQ((*r)[0].settings, "held=2");
+  // Runs 159-207: everything but the settings.
+  r = ParseSweepCsv(header_s + row_s);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].adaptive_calibrated, 0);
+  EXPECT_EQ((*r)[0].settings, "");
   // Runs 140-158: everything but the adaptive run's batches and calibration.
   r = ParseSweepCsv(header_c + row_c);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -403,7 +420,7 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
   EXPECT_EQ((*r)[0].adaptive_runs, 0);
   EXPECT_TRUE(std::isnan((*r)[0].adaptive_deviation));
   for (const std::string& old :
-       {header_c, header_k, header_d, header_r, header0, header1, header2}) {
+       {header_s, header_c, header_k, header_d, header_r, header0, header1, header2}) {
     r = ParseSweepCsv(old + SweepCsvRow(p));
     ASSERT_FALSE(r.ok());
     EXPECT_THAT(Message(r.status()), HasSubstr("expected"));
@@ -412,7 +429,8 @@ TEST(SweepCsvTest, FilesWrittenBeforeTheOptionalColumnsStillParse) {
 
 TEST(SweepCsvTest, HeaderWithMissingOrExtraColumnsIsAnError) {
   std::string header = SweepCsvHeader();
-  header = header.substr(0, header.rfind(','));  // drop adaptive_calibrated
+  header = header.substr(0, header.rfind(','));  // drop settings
+  header = header.substr(0, header.rfind(','));  // adaptive_calibrated
   header = header.substr(0, header.rfind(','));  // adaptive_batches
   header = header.substr(0, header.rfind(','));  // kernel_half_ms
   header = header.substr(0, header.rfind(','));  // adaptive_deviation
@@ -475,20 +493,20 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {6, "", "column 7 'streams': value '' is empty"},
       {10, "99999999999", "'repetitions': value '99999999999' is not an integer"},
       {14 + kCurrent, "fast", "'pred_current': value 'fast' is not a number"},
-      {n - 12, "x", "'chosen_adaptive': value 'x' is not an integer"},
-      {n - 11, "2us", "'issue_ms': value '2us' is not a number"},
-      {n - 10, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
-      {n - 10, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 9, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
-      {n - 8, "1ms", "'held_ms': value '1ms' is not a number"},
-      {n - 7, "?", "'pred_calibrated_device': value '?' is not a number"},
-      {n - 6, "-", "'pred_current_device': value '-' is not a number"},
-      {n - 5, "", "'adaptive_runs': value '' is empty"},
-      {n - 5, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
-      {n - 4, "10%", "'adaptive_deviation': value '10%' is not a number"},
-      {n - 3, "6us", "'kernel_half_ms': value '6us' is not a number"},
-      {n - 2, "150.5", "'adaptive_batches': value '150.5' is not an integer"},
-      {n - 1, "yes", "'adaptive_calibrated': value 'yes' is not an integer"},
+      {n - 13, "x", "'chosen_adaptive': value 'x' is not an integer"},
+      {n - 12, "2us", "'issue_ms': value '2us' is not a number"},
+      {n - 11, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
+      {n - 11, "", "'issue': value '' is not one of: streams, graph"},
+      {n - 10, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 9, "1ms", "'held_ms': value '1ms' is not a number"},
+      {n - 8, "?", "'pred_calibrated_device': value '?' is not a number"},
+      {n - 7, "-", "'pred_current_device': value '-' is not a number"},
+      {n - 6, "", "'adaptive_runs': value '' is empty"},
+      {n - 6, "2.5", "'adaptive_runs': value '2.5' is not an integer"},
+      {n - 5, "10%", "'adaptive_deviation': value '10%' is not a number"},
+      {n - 4, "6us", "'kernel_half_ms': value '6us' is not a number"},
+      {n - 3, "150.5", "'adaptive_batches': value '150.5' is not an integer"},
+      {n - 2, "yes", "'adaptive_calibrated': value 'yes' is not an integer"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =
@@ -1478,23 +1496,25 @@ TEST(SweepSampleTest, ParsesAndSummarizes) {
 TEST(SweepResumeTest, KeepsTheConfigurationsHeldWholeAndNamesWhatDoesNotBelong) {
   // The stopped sweep measured intensity 1 whole and 50 whole, through a CSV round trip (what
   // --resume reads); the resuming one measures 1, 50 and 200 at n = 1, 2, 4.
+  const std::string settings = "held=2 warmup=3 profile=fnv1a64:0123456789abcdef";
   std::string csv = SweepCsvHeader();
   for (double it : {1.0, 50.0}) {
-    for (int n : {1, 2, 4}) csv += SweepCsvRow(Point(it, n, 10.0 / n));
+    for (int n : {1, 2, 4}) {
+      SweepPoint p = Point(it, n, 10.0 / n);
+      p.settings = settings;
+      csv += SweepCsvRow(p);
+    }
   }
   absl::StatusOr<std::vector<SweepPoint>> rows = ParseSweepCsv(csv);
   ASSERT_TRUE(rows.ok()) << rows.status();
-  std::map<SweepConfigKey, std::vector<int>> expected;
-  for (double it : {1.0, 50.0, 200.0}) expected[ConfigKeyOf(Point(it, 1, 1.0))] = {1, 2, 4};
-  absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> kept =
-      KeptConfigurations(*rows, expected);
+  SweepResume resume;
+  resume.repetitions = 20;
+  resume.settings = settings;
+  for (double it : {1.0, 50.0, 200.0}) resume.streams[ConfigKeyOf(Point(it, 1, 1.0))] = {1, 2, 4};
+  absl::StatusOr<std::set<SweepConfigKey>> kept = KeptConfigurations(*rows, resume);
   ASSERT_TRUE(kept.ok()) << kept.status();
-  ASSERT_EQ(kept->size(), 2u);
-  EXPECT_EQ(kept->count(ConfigKeyOf(Point(200.0, 1, 1.0))), 0u);
-  const std::vector<SweepPoint>& fifty = kept->at(ConfigKeyOf(Point(50.0, 1, 1.0)));
-  ASSERT_EQ(fifty.size(), 3u);
-  EXPECT_EQ(fifty[2].streams, 4);
-  EXPECT_EQ(fifty[2].median_ms, 2.5);
+  EXPECT_EQ(*kept, (std::set<SweepConfigKey>{ConfigKeyOf(Point(1.0, 1, 1.0)),
+                                             ConfigKeyOf(Point(50.0, 1, 1.0))}));
   // Another issue mode is another configuration.
   SweepPoint graph = Point(1.0, 1, 1.0);
   graph.issue = "graph";
@@ -1502,7 +1522,7 @@ TEST(SweepResumeTest, KeepsTheConfigurationsHeldWholeAndNamesWhatDoesNotBelong) 
 
   // A configuration cut short (n = 4 missing), and one with an n this sweep does not measure.
   std::vector<SweepPoint> cut(rows->begin(), rows->end() - 1);
-  absl::Status c = KeptConfigurations(cut, expected).status();
+  absl::Status c = KeptConfigurations(cut, resume).status();
   EXPECT_TRUE(absl::IsInvalidArgument(c)) << c;
   EXPECT_NE(c.message().find("the rows hold n = 1,2 of add-scalar symmetric, 1048576 B in, "
                              "1048576 B out, intensity 50, depth-first, streams, where this "
@@ -1510,19 +1530,138 @@ TEST(SweepResumeTest, KeepsTheConfigurationsHeldWholeAndNamesWhatDoesNotBelong) 
             std::string::npos)
       << c;
   std::vector<SweepPoint> extra = *rows;
-  extra.push_back(Point(1.0, 8, 1.0));
-  EXPECT_FALSE(KeptConfigurations(extra, expected).ok());
+  extra.push_back(extra.front());
+  extra.back().streams = 8;
+  EXPECT_FALSE(KeptConfigurations(extra, resume).ok());
+  // Nothing stopped yet: nothing kept.
+  kept = KeptConfigurations({}, resume);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_TRUE(kept->empty());
   // A configuration this sweep does not measure at all.
-  expected.erase(ConfigKeyOf(Point(1.0, 1, 1.0)));
-  c = KeptConfigurations(*rows, expected).status();
+  SweepResume fewer = resume;
+  fewer.streams.erase(ConfigKeyOf(Point(1.0, 1, 1.0)));
+  c = KeptConfigurations(*rows, fewer).status();
   EXPECT_NE(c.message().find("a configuration this sweep does not measure (add-scalar symmetric, "
                              "1048576 B in, 1048576 B out, intensity 1, depth-first, streams)"),
             std::string::npos)
       << c;
-  // Nothing stopped yet: nothing kept.
-  kept = KeptConfigurations({}, expected);
-  ASSERT_TRUE(kept.ok());
-  EXPECT_TRUE(kept->empty());
+}
+
+TEST(SweepResumeTest, RowsOfOtherRepetitionsOrSettingsAreNotKept) {
+  const std::string settings = "held=2 warmup=3 profile=fnv1a64:0123456789abcdef";
+  std::vector<SweepPoint> rows;
+  for (int n : {1, 2}) {
+    rows.push_back(Point(1.0, n, 1.0 / n));
+    rows.back().settings = settings;
+  }
+  SweepResume resume;
+  resume.repetitions = 20;
+  resume.settings = settings;
+  resume.streams[ConfigKeyOf(rows[0])] = {1, 2};
+  ASSERT_TRUE(KeptConfigurations(rows, resume).ok());
+
+  SweepResume other = resume;
+  other.repetitions = 30;
+  absl::Status c = KeptConfigurations(rows, other).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(c)) << c;
+  EXPECT_THAT(Message(c), HasSubstr("the row n = 1 of add-scalar symmetric"));
+  EXPECT_THAT(Message(c), HasSubstr("was measured with --repetitions=20, this sweep's is 30: "
+                                    "resume with the stopped sweep's flags"));
+
+  // Another value, a setting only one side has, another profile: named, each.
+  other = resume;
+  other.settings = "held=0 warmup=3 profile=fnv1a64:fedcba9876543210 probe-ratio=3";
+  c = KeptConfigurations(rows, other).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(c)) << c;
+  EXPECT_THAT(Message(c),
+              HasSubstr("was measured with other settings than this sweep's (its -> this "
+                        "sweep's: held: 2 -> 0; profile: fnv1a64:0123456789abcdef -> "
+                        "fnv1a64:fedcba9876543210; probe-ratio: not set -> 3): resume with the "
+                        "stopped sweep's flags"));
+  // One row of another sweep among the kept ones is enough.
+  std::vector<SweepPoint> mixed = rows;
+  mixed[1].settings = "held=0 warmup=3 profile=fnv1a64:0123456789abcdef";
+  c = KeptConfigurations(mixed, resume).status();
+  EXPECT_THAT(Message(c), HasSubstr("the row n = 2 of add-scalar symmetric"));
+  EXPECT_THAT(Message(c), HasSubstr("(its -> this sweep's: held: 0 -> 2)"));
+  // Rows written before the column existed record no settings: not this sweep's.
+  std::vector<SweepPoint> unrecorded = rows;
+  for (SweepPoint& p : unrecorded) p.settings.clear();
+  c = KeptConfigurations(unrecorded, resume).status();
+  EXPECT_THAT(Message(c), HasSubstr("held: not set -> 2"));
+  // The same pairs in another order are the same settings.
+  other = resume;
+  other.settings = "profile=fnv1a64:0123456789abcdef warmup=3 held=2";
+  EXPECT_TRUE(KeptConfigurations(rows, other).ok());
+}
+
+TEST(SweepSettingsTest, FormatsPairsAndRefusesWhatWouldNotReadBack) {
+  absl::StatusOr<std::string> s =
+      FormatSweepSettings({{"held", "2"}, {"drift-threshold", "0.1"}, {"note", ""}});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(*s, "held=2 drift-threshold=0.1 note=");
+  EXPECT_EQ(*FormatSweepSettings({}), "");
+  for (const auto& [key, value, want] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"", "1", "sweep setting '=1'"},
+           {"he ld", "1", "sweep setting 'he ld=1'"},
+           {"held", "1,2", "sweep setting 'held=1,2'"},
+           {"held", "a=b", "sweep setting 'held=a=b'"},
+           {"a=b", "1", "sweep setting 'a=b=1'"},
+           {"held", "1\n", "sweep setting 'held=1\n'"}}) {
+    absl::StatusOr<std::string> bad = FormatSweepSettings({{key, value}});
+    ASSERT_FALSE(bad.ok()) << key << "=" << value;
+    EXPECT_TRUE(absl::IsInvalidArgument(bad.status()));
+    EXPECT_THAT(Message(bad.status()), HasSubstr(want));
+  }
+  absl::StatusOr<std::string> twice = FormatSweepSettings({{"held", "1"}, {"held", "2"}});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_THAT(Message(twice.status()), HasSubstr("sweep setting 'held' is given twice"));
+}
+
+TEST(SweepSettingsTest, DifferenceNamesEachKeyThatDiffers) {
+  EXPECT_EQ(SweepSettingsDifference("a=1 b=2", "a=1 b=2"), "");
+  EXPECT_EQ(SweepSettingsDifference("a=1 b=2", "b=2 a=1"), "");
+  EXPECT_EQ(SweepSettingsDifference("", ""), "");
+  EXPECT_EQ(SweepSettingsDifference("a=1 b=2 c=3", "c=4 a=1 d=5"),
+            "c: 3 -> 4; b: 2 -> not set; d: not set -> 5");
+  EXPECT_EQ(SweepSettingsDifference("a b=", "a= b"), "");  // a key alone: an empty value
+  EXPECT_EQ(SweepSettingsDifference("a=1", ""), "a: 1 -> not set");
+}
+
+TEST(SweepSummaryTest, NamesTheSettingsTheRowsWereMeasuredWith) {
+  std::vector<SweepPoint> pts;
+  for (double it : {1.0, 50.0}) {
+    for (int n : {1, 2}) {
+      pts.push_back(Point(it, n, 4.0 / n));
+      pts.back().settings = "held=2 warmup=3";
+    }
+  }
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->settings.size(), 1u);
+  EXPECT_EQ(s->settings[0], (std::pair<std::string, int>{"held=2 warmup=3", 4}));
+  EXPECT_THAT(SummaryMarkdown(*s), HasSubstr("\n### Settings\n\nMeasured with `held=2 warmup=3`.\n"));
+  EXPECT_THAT(SummaryText(*s), HasSubstr("Settings: held=2 warmup=3\n"));
+
+  // Rows of two sweeps put together: each named, with its rows and what differs.
+  pts[2].settings = pts[3].settings = "held=0 warmup=3";
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->settings.size(), 2u);
+  EXPECT_EQ(s->settings[1], (std::pair<std::string, int>{"held=0 warmup=3", 2}));
+  const std::string md = SummaryMarkdown(*s);
+  EXPECT_THAT(md, HasSubstr("The rows were measured with 2 settings, and the tables above mix "
+                            "them:\n\n- 2 rows: `held=2 warmup=3`\n- 2 rows: `held=0 warmup=3` "
+                            "(from the first: held: 2 -> 0)\n"));
+  EXPECT_THAT(SummaryText(*s), HasSubstr("Warning: the rows were measured with 2 settings"));
+
+  // CSVs from before the column: nothing said.
+  for (SweepPoint& p : pts) p.settings.clear();
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SummaryMarkdown(*s).find("### Settings"), std::string::npos);
+  EXPECT_EQ(SummaryText(*s).find("Settings"), std::string::npos);
 }
 
 }  // namespace

@@ -123,17 +123,46 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   r = testing::RunCommand(kBin + " sweep --from=" + partial);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("Prediction accuracy"), std::string::npos) << r.err;
-  // --resume with another flag than the stopped sweep's is refused, the file left as it was.
+  // Every row records how it was measured: the flags its columns do not say, and the profile.
+  const std::vector<std::string> first = Lines(testing::ReadFile(partial));
+  EXPECT_EQ(first[0].substr(first[0].rfind(',')), ",settings");
+  EXPECT_NE(first[1].find(",per-visit=1 held=0 warmup=1 adaptive-batches=12 "), std::string::npos)
+      << first[1];
+  EXPECT_NE(first[1].find(" profile=fnv1a64:"), std::string::npos) << first[1];
+  // --resume with another flag than the stopped sweep's, or another profile, is refused with
+  // what differs named, the file left as it was.
   const std::string stopped = testing::ReadFile(partial);
   r = testing::RunCommand("timeout 300 " + sweep + " --resume --repetitions=3");
   EXPECT_EQ(r.exit_code, 65) << r.err;
-  EXPECT_NE(r.err.find("its rows were measured with --repetitions=2, this sweep's is 3"),
+  EXPECT_NE(r.err.find("was measured with --repetitions=2, this sweep's is 3"), std::string::npos)
+      << r.err;
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --held=1 --probe-ratio=2");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("(its -> this sweep's: held: 0 -> 1; probe-ratio: 3 -> 2)"),
             std::string::npos)
       << r.err;
+  // The profile: the same values made at another time are the same profile; another value is
+  // another one. (--profile given twice: the last one counts.)
+  const std::string profile_text = testing::ReadFile(profile_);
+  const std::size_t created = profile_text.find("\ncreated = \"");
+  const std::size_t gap = profile_text.find("\ngap_ms = ");
+  ASSERT_NE(created, std::string::npos) << profile_text;
+  ASSERT_NE(gap, std::string::npos) << profile_text;
+  std::string redated = profile_text;
+  redated.replace(created, profile_text.find('\n', created + 1) - created,
+                  "\ncreated = \"2000-01-01T00:00:00Z\"");
+  std::string other = profile_text;
+  other.replace(gap, profile_text.find('\n', gap + 1) - gap, "\ngap_ms = 0.0123");
+  std::ofstream(dir_ + "/redated.toml") << redated;
+  std::ofstream(dir_ + "/other.toml") << other;
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ + "/other.toml");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("(its -> this sweep's: profile: fnv1a64:"), std::string::npos) << r.err;
   EXPECT_EQ(testing::ReadFile(partial), stopped);
   // And --resume continues it: the configurations held whole are kept as they are, the rest
   // measured and appended, and the whole replaces the earlier file.
-  r = testing::RunCommand("timeout 300 " + sweep + " --resume");
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ +
+                          "/redated.toml");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("streampipe sweep: resuming '"), std::string::npos) << r.err;
   const std::string whole = testing::ReadFile(csv);

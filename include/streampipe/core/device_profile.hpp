@@ -38,6 +38,12 @@ absl::Status ValidateDeviceProfile(const DeviceProfile& profile);
 // written (its error).
 absl::Status WriteDeviceProfile(const std::string& path, const DeviceProfile& profile);
 
+// A short name of what the profile gives (every value DeviceProfileToml writes but `created`),
+// "fnv1a64:" and 16 hex digits: equal for a profile and the same profile written and read back,
+// different where a value differs. `streampipe sweep` records it in its rows' settings, so that
+// --resume refuses rows measured with another profile.
+std::string DeviceProfileFingerprint(const DeviceProfile& profile);
+
 // FailedPrecondition naming both when the profile was made on another device or driver.
 absl::Status CheckProfileMatches(const DeviceProfile& profile, const std::string& device_name,
                                  int driver_version);

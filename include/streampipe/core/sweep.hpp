@@ -32,8 +32,10 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -105,6 +107,12 @@ struct SweepPoint {
   // point of a configuration; 0 / -1 in CSVs written before the columns existed.
   int adaptive_batches = 0;
   int adaptive_calibrated = -1;
+  // How the sweep measured, where its row does not otherwise say: `streampipe sweep` writes
+  // its measuring flags and its profile's fingerprint (FormatSweepSettings: "per-visit=3
+  // held=2 ... profile=fnv1a64:..."). The same on every row of one sweep; --resume refuses rows
+  // of other settings, and the summary names the settings its rows were measured with. Empty in
+  // CSVs written before the column existed. Never holds a comma or a line break.
+  std::string settings;
 };
 
 // ---- Did the adaptive run see the card the rounds saw? ----
@@ -175,9 +183,10 @@ AdaptiveAgreement CompareAdaptiveRun(const std::vector<MeasuredN>& run, double r
 // model of kAllModelKinds (e.g. pred_werkhoven-2ce), pred_calibrated, chosen_<model> for each
 // model, chosen_adaptive, issue_ms, issue, halves_ratio, held_ms, pred_calibrated_device,
 // pred_current_device, adaptive_runs, adaptive_deviation, kernel_half_ms, adaptive_batches,
-// adaptive_calibrated (the last eleven optional when reading, dropped from the end: files
-// written before they existed parse with NaN, "streams", NaN, 0 and -1 there). Numbers are written in the shortest form that round-trips
-// exactly; NaN is written as an empty field (infinities as inf / -inf).
+// adaptive_calibrated, settings (the last twelve optional when reading, dropped from the end:
+// files written before they existed parse with NaN, "streams", NaN, 0, -1 and "" there).
+// Numbers are written in the shortest form that round-trips exactly; NaN is written as an
+// empty field (infinities as inf / -inf).
 
 // The column names, in order.
 std::vector<std::string> SweepCsvColumns();
@@ -213,15 +222,36 @@ SweepConfigKey ConfigKeyOf(const SweepPoint& point);
 // "add-scalar symmetric, 67108864 B in, 67108864 B out, intensity 50, depth-first, streams".
 std::string ConfigKeyName(const SweepConfigKey& key);
 
-// `streampipe sweep --resume`: of the rows a stopped sweep left (its .partial file, in order),
-// the configurations to keep rather than measure again. `expected` gives, for each configuration
-// of the sweep that resumes, the n it measures (ascending); a configuration of `rows` is kept
-// where its n are exactly those. InvalidArgument, naming the configuration, where the rows hold
-// one that sweep does not measure, or another set of n (another command line, or rows cut
-// short): resuming would mix two sweeps.
-absl::StatusOr<std::map<SweepConfigKey, std::vector<SweepPoint>>> KeptConfigurations(
-    const std::vector<SweepPoint>& rows,
-    const std::map<SweepConfigKey, std::vector<int>>& expected);
+// ---- A sweep's settings (SweepPoint::settings) ----
+//
+// Key=value pairs, in order, joined by single spaces: {{"held", "2"}, {"warmup", "3"}} is
+// "held=2 warmup=3". InvalidArgument, naming the pair, where a key is empty or repeats, or a
+// key or value holds a space, '=', a comma or a line break (a value may be empty).
+absl::StatusOr<std::string> FormatSweepSettings(
+    const std::vector<std::pair<std::string, std::string>>& settings);
+
+// How settings `was` differ from `now`, key by key, joined by "; ": the keys whose values
+// differ ("held: 2 -> 0"), in `was`'s order, then the keys only one of them has ("probe-ratio:
+// 3 -> not set", "check-anchor: not set -> true"); "" where they hold the same pairs (in any
+// order). A token without '=' is a key of an empty value.
+std::string SweepSettingsDifference(std::string_view was, std::string_view now);
+
+// `streampipe sweep --resume`: what the sweep that resumes would measure.
+struct SweepResume {
+  // For each of its configurations, the n it measures (ascending).
+  std::map<SweepConfigKey, std::vector<int>> streams;
+  int repetitions = 0;   // --repetitions
+  std::string settings;  // SweepPoint::settings of the rows it writes
+};
+
+// Of the rows a stopped sweep left (its .partial file, in order), the configurations to keep
+// rather than measure again: a configuration of `rows` is kept where its n are exactly those
+// `resume` measures. InvalidArgument, naming the configuration or the row, where the rows hold
+// one that sweep does not measure, another set of n (another command line, or rows cut short),
+// another --repetitions, or other settings (names the settings that differ): resuming would
+// mix two sweeps.
+absl::StatusOr<std::set<SweepConfigKey>> KeptConfigurations(const std::vector<SweepPoint>& rows,
+                                                            const SweepResume& resume);
 
 // ---- Lists of values for flags such as --streams=1..128*2 ----
 //
@@ -357,6 +387,10 @@ struct SweepSummary {
   // bounds a batch, median_ms measures the host and held_ms still measures the device. Rows
   // have points == 0 where no point was held.
   std::vector<ModelAccuracy> device_accuracy;
+  // The settings the rows were measured with (SweepPoint::settings), each with its number of
+  // rows, in the order they first appear. One entry where the sweep is one; more where rows of
+  // several sweeps were put together; {"", rows} where the CSV predates the column.
+  std::vector<std::pair<std::string, int>> settings;
 };
 
 // InvalidArgument: an empty point list; a point whose median_ms is not finite or <= 0, or
@@ -369,8 +403,9 @@ struct SweepSummary {
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
 
 // The tables (accuracy, accuracy per grid where there are several, choice of n, speed-ups,
-// repeatability, and the device's time where some point was held) as Markdown, ready for
-// docs/results.md.
+// repeatability, and the device's time where some point was held), then the settings the rows
+// were measured with where they record them (each, with its rows and what differs, where they
+// are several), as Markdown, ready for docs/results.md.
 // NaN prints as "n/a".
 std::string SummaryMarkdown(const SweepSummary& summary);
 
