@@ -657,9 +657,12 @@ absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issu
       if (!bs.timeline) return absl::InternalError("the traced batch recorded no timeline");
       const std::string path =
           absl::StrCat(dir, "/trace_", order, issue == "streams" ? "" : "_" + issue, ".json");
-      std::ofstream f(path);
-      f << ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1));
-      if (!f.flush()) return absl::DataLossError(absl::StrCat("cannot write '", path, "'"));
+      // Staged as the CSV is: an earlier trace of that name stays until this one is whole.
+      absl::StatusOr<StagedFile> f = StagedFile::Open(path);
+      if (!f.ok()) return absl::DataLossError(f.status().message());
+      absl::Status w = f->Append(ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1)));
+      if (w.ok()) w = f->Commit();
+      if (!w.ok()) return absl::DataLossError(w.message());
     }
   }
   return absl::OkStatus();

@@ -81,9 +81,15 @@ TEST_F(SweepCliGpuTest, ACompleteSweepWritesEveryOutputWhole) {
   EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
   EXPECT_FALSE(std::filesystem::exists(md + ".partial"));
   EXPECT_NE(testing::ReadFile(md).find("### Choice of n"), std::string::npos);
+  // The summary says how the rows were measured: the sweep's flags and the profile.
+  EXPECT_NE(testing::ReadFile(md).find("### Settings\n\nMeasured with `per-visit=1 held=0 "
+                                       "warmup=1 adaptive-batches=12 adaptive-max-batches=48 "),
+            std::string::npos)
+      << testing::ReadFile(md);
   for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
     const std::string trace = dir_ + "/traces/trace_" + std::string(order) + ".json";
     EXPECT_NE(testing::ReadFile(trace).find("\"traceEvents\""), std::string::npos) << trace;
+    EXPECT_FALSE(std::filesystem::exists(trace + ".partial")) << trace;
   }
   // A configuration listed twice is measured once (its rows would not say which was which).
   r = testing::RunCommand("timeout 300 " + kBin + " sweep --grid=quick --profile=" + profile_ +
