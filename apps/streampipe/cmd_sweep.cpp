@@ -48,6 +48,7 @@ namespace streampipe::cli {
 namespace {
 
 constexpr char kCommand[] = "sweep";
+constexpr const char* kTraceOrders[] = {"depth-first", "breadth-first", "engine-per-stream"};
 
 struct Settings {
   std::vector<int> streams;
@@ -116,11 +117,12 @@ std::vector<int> StreamsFor(const Config& c, const Settings& s) {
 }
 
 // The flags that change what a row measures and that the row does not otherwise say (its
-// configuration and n are its key; --repetitions has its own column), and the profile's
-// fingerprint (`profile=calibrated` where the sweep calibrated itself: a resumed one calibrates
-// again): --resume keeps only rows of the same settings.
+// configuration and n are its key; --repetitions has its own column), the hardware queues, and
+// the profile's fingerprint (`profile=calibrated` where the sweep calibrated itself: a resumed
+// one calibrates again): --resume keeps only rows of the same settings.
 absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
                                               const std::string& histogram_kernel,
+                                              int hardware_queues,
                                               const std::string& profile_fingerprint) {
   std::vector<std::pair<std::string, std::string>> v = {
       {"per-visit", absl::StrCat(std::min(s.per_visit, s.repetitions))},
@@ -131,11 +133,13 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
       {"adaptive-retries", absl::StrCat(s.adaptive_retries)},
       {"judge-anchor", s.judge_anchor ? "true" : "false"},
       {"kernel-halves", s.kernel_halves ? "true" : "false"},
-      {"probe-ratio", absl::StrCat(s.probe_ratio)},
+      {"probe-ratio", SweepSettingNumber(s.probe_ratio)},
       {"check-anchor", s.check_anchor ? "true" : "false"},
       {"measure-batches", absl::StrCat(s.measure_batches)},
-      {"drift-threshold", absl::StrCat(s.drift_threshold)}};
+      {"drift-threshold", SweepSettingNumber(s.drift_threshold)}};
   if (histogram) v.emplace_back("histogram-kernel", histogram_kernel);
+  // The streams' hardware queues (CUDA_DEVICE_MAX_CONNECTIONS): the runtime's, not the profile's.
+  v.emplace_back("hardware-queues", absl::StrCat(hardware_queues));
   v.emplace_back("profile", profile_fingerprint.empty() ? "calibrated" : profile_fingerprint);
   return FormatSweepSettings(v);
 }
@@ -638,10 +642,26 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
 
 // A timeline of one batch per issue order and issue mode (add-scalar, 16 MiB, 200 trips,
 // n = 8), as a Chrome trace in `dir` (which exists).
-absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issues,
-                         const std::string& dir) {
+// --trace-dir: the file of one batch per issue order, for each issue mode.
+std::vector<std::string> TracePaths(const std::vector<std::string>& issues,
+                                    const std::string& dir) {
+  std::vector<std::string> paths;
   for (const std::string& issue : issues) {
-    for (const char* order : {"depth-first", "breadth-first", "engine-per-stream"}) {
+    for (const char* order : kTraceOrders) {
+      paths.push_back(
+          absl::StrCat(dir, "/trace_", order, issue == "streams" ? "" : "_" + issue, ".json"));
+    }
+  }
+  return paths;
+}
+
+// `files`: TracePaths(issues, ...) opened (StagedFile), in that order; each committed when
+// written.
+absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issues,
+                         std::vector<StagedFile>* files) {
+  std::size_t next = 0;
+  for (const std::string& issue : issues) {
+    for (const char* order : kTraceOrders) {
       Config c{"add-scalar", "trace", 4 << 20, 4, 4, 200, AddScalarLauncher(200), order, issue};
       PipelineOptions o = OptionsFor(c, s, 8);
       o.record_timeline = true;
@@ -655,13 +675,10 @@ absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issu
       }
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats bs, p.Run({in.data(), out.data(), c.items}, 8));
       if (!bs.timeline) return absl::InternalError("the traced batch recorded no timeline");
-      const std::string path =
-          absl::StrCat(dir, "/trace_", order, issue == "streams" ? "" : "_" + issue, ".json");
       // Staged as the CSV is: an earlier trace of that name stays until this one is whole.
-      absl::StatusOr<StagedFile> f = StagedFile::Open(path);
-      if (!f.ok()) return absl::DataLossError(f.status().message());
-      absl::Status w = f->Append(ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1)));
-      if (w.ok()) w = f->Commit();
+      StagedFile& f = (*files)[next++];
+      absl::Status w = f.Append(ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1)));
+      if (w.ok()) w = f.Commit();
       if (!w.ok()) return absl::DataLossError(w.message());
     }
   }
@@ -896,6 +913,7 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
   if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
+  std::vector<StagedFile> trace_files;
   if (!trace_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(trace_dir, ec);
@@ -903,6 +921,11 @@ int RunSweep(const std::vector<std::string>& args) {
       return Fail(kCommand, kExitIoErr,
                   absl::StrCat("--trace-dir: cannot create the directory '", trace_dir, "'",
                                ec ? absl::StrCat(": ", ec.message()) : ""));
+    }
+    for (const std::string& path : TracePaths(*issues, trace_dir)) {
+      absl::StatusOr<StagedFile> f = StagedFile::Open(path);
+      if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace-dir"));
+      trace_files.push_back(*std::move(f));
     }
   }
   if (CudaDeviceCount() == 0) {
@@ -1006,8 +1029,25 @@ int RunSweep(const std::vector<std::string>& args) {
             << " values of n\n";
   // The profile, before a stopped sweep's rows are read: its fingerprint is part of every
   // row's settings. Without one the sweep calibrates, after the resume's checks.
+  absl::StatusOr<DeviceInfo> device_info = ReadDevice(0);
+  if (!device_info.ok()) return Fail(kCommand, kExitSoftware, device_info.status());
   std::string profile_fingerprint;
-  if (!profile.empty()) {
+  if (!profile.empty() && resume) {
+    // A resumed sweep measures with the profile the stopped one used, as it is: where it cannot
+    // be read or is another device's, calibrating (and writing it) would only end in a refusal.
+    absl::StatusOr<DeviceProfile> p = ReadDeviceProfile(profile);
+    absl::Status m = p.ok() ? CheckProfileMatches(*p, device_info->traits.name, device_info->driver_version)
+                            : p.status();
+    if (!m.ok()) {
+      return Fail(kCommand, absl::IsNotFound(m) ? kExitNoInput : kExitConfig,
+                  absl::StrCat("--resume: --profile: ", m.message(),
+                               ": a resumed sweep measures with the stopped sweep's profile and "
+                               "does not calibrate one"));
+    }
+    p->traits.hardware_queues = device_info->traits.hardware_queues;  // as LoadOrCalibrate does
+    s.traits = p->traits;
+    profile_fingerprint = DeviceProfileFingerprint(*p);
+  } else if (!profile.empty()) {
     absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
     if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
     s.traits = p->traits;
@@ -1017,9 +1057,9 @@ int RunSweep(const std::vector<std::string>& args) {
     const bool histogram = std::any_of(configs.begin(), configs.end(), [](const Config& c) {
       return c.workload == "histogram";
     });
-    absl::StatusOr<std::string> settings =
-        MeasuringSettings(s, histogram, std::string(HistogramKernelName(*histogram_kernel)),
-                          profile_fingerprint);
+    absl::StatusOr<std::string> settings = MeasuringSettings(
+        s, histogram, std::string(HistogramKernelName(*histogram_kernel)),
+        device_info->traits.hardware_queues, profile_fingerprint);
     if (!settings.ok()) return Fail(kCommand, kExitSoftware, settings.status());
     s.settings = *std::move(settings);
   }
@@ -1132,7 +1172,7 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
   if (const int rc = ReportSummary(*sum, *summary_file); rc != kExitOk) return rc;
   if (!trace_dir.empty()) {
-    if (absl::Status t = WriteTraces(s, *issues, trace_dir); !t.ok()) {
+    if (absl::Status t = WriteTraces(s, *issues, &trace_files); !t.ok()) {
       return Fail(kCommand, absl::IsDataLoss(t) ? kExitIoErr : kExitSoftware,
                   AnnotateStatus(t, "--trace-dir"));
     }

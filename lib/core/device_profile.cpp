@@ -102,9 +102,11 @@ std::string DeviceProfileToml(const DeviceProfile& profile) {
 std::string DeviceProfileFingerprint(const DeviceProfile& profile) {
   DeviceProfile values = profile;
   values.created.clear();
-  // FNV-1a, 64 bits: stable across builds and runs (absl::Hash is not).
+  values.traits.hardware_queues = 0;  // the loader's, from the runtime, not the file's
+  // The values alone, without the help comments (another build may word them otherwise), hashed
+  // with FNV-1a, 64 bits: stable across builds and runs (absl::Hash is not).
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : DeviceProfileToml(values)) {
+  for (const unsigned char c : DeviceProfileSchema().Write(values, /*with_help=*/false)) {
     h ^= c;
     h *= 0x100000001b3ULL;
   }

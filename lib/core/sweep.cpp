@@ -542,6 +542,8 @@ std::vector<std::pair<std::string, std::string>> SettingsPairs(std::string_view 
 
 }  // namespace
 
+std::string SweepSettingNumber(double v) { return FormatDouble(v); }
+
 std::string SweepSettingsDifference(std::string_view was, std::string_view now) {
   const std::vector<std::pair<std::string, std::string>> a = SettingsPairs(was);
   const std::vector<std::pair<std::string, std::string>> b = SettingsPairs(now);
@@ -1002,8 +1004,9 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
 
   // The settings the rows were measured with, in the order they first appear.
   for (const SweepPoint& p : points) {
-    auto it = std::find_if(summary.settings.begin(), summary.settings.end(),
-                           [&p](const auto& entry) { return entry.first == p.settings; });
+    auto it = std::find_if(summary.settings.begin(), summary.settings.end(), [&p](const auto& e) {
+      return e.first == p.settings || SweepSettingsDifference(e.first, p.settings).empty();
+    });
     if (it == summary.settings.end()) {
       summary.settings.emplace_back(p.settings, 1);
     } else {
@@ -1035,7 +1038,8 @@ std::string SettingsReport(const SweepSummary& summary, bool markdown) {
                                             settings.size(), " settings, and the tables mix them:\n");
   for (std::size_t i = 0; i < settings.size(); ++i) {
     const auto& [text, rows] = settings[i];
-    absl::StrAppend(&out, markdown ? "- " : "  ", rows, " rows: ", quote(text));
+    absl::StrAppend(&out, markdown ? "- " : "  ", rows, rows == 1 ? " row: " : " rows: ",
+                    quote(text));
     if (i > 0) {
       absl::StrAppend(&out, " (from the first: ",
                       SweepSettingsDifference(settings[0].first, text), ")");

@@ -269,6 +269,21 @@ TEST(AdviseCliTest, SweepChecksEveryOutputBeforeItMeasures) {
   // Nothing was left behind: the CSV opened before the failing --summary held no rows.
   EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv.partial"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv"));
+  // The traces too are opened first: one an earlier run left cut short is named now, not
+  // after the sweep, and kept; the files opened beside it are gone again.
+  std::filesystem::create_directories(dir + "/traces");
+  std::ofstream(dir + "/traces/trace_breadth-first.json.partial") << "{\"traceEv";
+  CommandResult r = RunCommand(kBin + " sweep --output=" + dir + "/sweep.csv --trace-dir=" + dir +
+                               "/traces");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--trace-dir: '" + dir +
+                       "/traces/trace_breadth-first.json.partial' is there from an earlier run"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(dir + "/traces/trace_breadth-first.json.partial"),
+            "{\"traceEv");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/traces/trace_depth-first.json.partial"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv.partial"));
   std::filesystem::remove_all(dir);
 }
 

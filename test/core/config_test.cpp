@@ -336,6 +336,23 @@ TEST(DeviceProfileTest, TheFingerprintFollowsTheValuesNotTheDate) {
   other = p;
   other.driver_version = 13010;
   EXPECT_NE(DeviceProfileFingerprint(other), f);
+  // The loader sets hardware_queues from the runtime's CUDA_DEVICE_MAX_CONNECTIONS: not the
+  // file's value, so not the fingerprint's (the sweep records it apart).
+  other = p;
+  other.traits.hardware_queues = p.traits.hardware_queues + 24;
+  EXPECT_EQ(DeviceProfileFingerprint(other), f);
+  // Comments are no values: a file with other help text and spacing reads back to the same.
+  std::string text = DeviceProfileToml(p);
+  for (std::size_t at = text.find("\n# "); at != std::string::npos; at = text.find("\n# ", at + 1)) {
+    text.insert(at + 3, "reworded: ");
+  }
+  back = ParseDeviceProfile("\n# another build's header\n" + text, "p.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(DeviceProfileFingerprint(*back), f);
+  // And across builds: the anchors' profile has this fingerprint whatever the schema's help
+  // says; a new key or another number format changes it (and a sweep stopped before such a
+  // change cannot be resumed after it: its rows name another profile).
+  EXPECT_EQ(f, "fnv1a64:b9b955ab6e07eeb8");
 }
 
 // Session 36: a quick calibration on a cold GPU wrote c = 2201 ms, and the sweep that read the

@@ -1619,6 +1619,18 @@ TEST(SweepSettingsTest, FormatsPairsAndRefusesWhatWouldNotReadBack) {
   EXPECT_THAT(Message(twice.status()), HasSubstr("sweep setting 'held' is given twice"));
 }
 
+TEST(SweepSettingsTest, NumbersAreWrittenExactly) {
+  EXPECT_EQ(SweepSettingNumber(0.1), "0.1");
+  EXPECT_EQ(SweepSettingNumber(3.0), "3");
+  EXPECT_EQ(SweepSettingNumber(150.0), "150");
+  // Six significant digits (absl::StrCat's) would make each pair one value.
+  EXPECT_NE(SweepSettingNumber(0.1234564), SweepSettingNumber(0.1234562));
+  EXPECT_NE(SweepSettingNumber(3.0000001), SweepSettingNumber(3.0));
+  for (double v : {0.1 + 0.2, 1.0 / 3, 1e-300, 12345678.9}) {
+    EXPECT_EQ(std::stod(SweepSettingNumber(v)), v) << SweepSettingNumber(v);
+  }
+}
+
 TEST(SweepSettingsTest, DifferenceNamesEachKeyThatDiffers) {
   EXPECT_EQ(SweepSettingsDifference("a=1 b=2", "a=1 b=2"), "");
   EXPECT_EQ(SweepSettingsDifference("a=1 b=2", "b=2 a=1"), "");
@@ -1656,6 +1668,19 @@ TEST(SweepSummaryTest, NamesTheSettingsTheRowsWereMeasuredWith) {
                             "(from the first: held: 2 -> 0)\n"));
   EXPECT_THAT(SummaryText(*s), HasSubstr("Warning: the rows were measured with 2 settings"));
 
+  // The same pairs in another order are the same settings (a resume accepts them too).
+  pts[2].settings = pts[3].settings = "warmup=3 held=2";
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->settings.size(), 1u);
+  EXPECT_EQ(s->settings[0], (std::pair<std::string, int>{"held=2 warmup=3", 4}));
+  // Rows that record none beside rows that do: named as such.
+  pts[3].settings.clear();
+  s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_THAT(SummaryMarkdown(*s),
+              HasSubstr("- 1 row: (not recorded) (from the first: held: 2 -> not set; warmup: "
+                        "3 -> not set)\n"));
   // CSVs from before the column: nothing said.
   for (SweepPoint& p : pts) p.settings.clear();
   s = Summarize(pts);

@@ -134,6 +134,7 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   EXPECT_EQ(first[0].substr(first[0].rfind(',')), ",settings");
   EXPECT_NE(first[1].find(",per-visit=1 held=0 warmup=1 adaptive-batches=12 "), std::string::npos)
       << first[1];
+  EXPECT_NE(first[1].find(" hardware-queues="), std::string::npos) << first[1];
   EXPECT_NE(first[1].find(" profile=fnv1a64:"), std::string::npos) << first[1];
   // --resume with another flag than the stopped sweep's, or another profile, is refused with
   // what differs named, the file left as it was.
@@ -164,6 +165,15 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ + "/other.toml");
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_NE(r.err.find("(its -> this sweep's: profile: fnv1a64:"), std::string::npos) << r.err;
+  // A profile that is not there is not calibrated (and written) only to be refused.
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ + "/none.toml");
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("--resume: --profile: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a resumed sweep measures with the stopped sweep's profile and does not "
+                       "calibrate one"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/none.toml"));
   EXPECT_EQ(testing::ReadFile(partial), stopped);
   // And --resume continues it: the configurations held whole are kept as they are, the rest
   // measured and appended, and the whole replaces the earlier file.

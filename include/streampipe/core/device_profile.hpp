@@ -38,8 +38,10 @@ absl::Status ValidateDeviceProfile(const DeviceProfile& profile);
 // written (its error).
 absl::Status WriteDeviceProfile(const std::string& path, const DeviceProfile& profile);
 
-// A short name of what the profile gives (every value DeviceProfileToml writes but `created`),
-// "fnv1a64:" and 16 hex digits: equal for a profile and the same profile written and read back,
+// A short name of what the profile gives, "fnv1a64:" and 16 hex digits, over every value
+// DeviceProfileToml writes but `created` and `hardware_queues` (which the loader takes from the
+// runtime, CUDA_DEVICE_MAX_CONNECTIONS, not from the file), and not over its help comments:
+// equal for a profile and the same profile written and read back, by this build or another,
 // different where a value differs. `streampipe sweep` records it in its rows' settings, so that
 // --resume refuses rows measured with another profile.
 std::string DeviceProfileFingerprint(const DeviceProfile& profile);

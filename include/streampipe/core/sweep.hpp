@@ -108,8 +108,9 @@ struct SweepPoint {
   int adaptive_batches = 0;
   int adaptive_calibrated = -1;
   // How the sweep measured, where its row does not otherwise say: `streampipe sweep` writes
-  // its measuring flags and its profile's fingerprint (FormatSweepSettings: "per-visit=3
-  // held=2 ... profile=fnv1a64:..."). The same on every row of one sweep; --resume refuses rows
+  // its measuring flags, the streams' hardware queues and its profile's fingerprint
+  // (FormatSweepSettings: "per-visit=3 held=2 ... hardware-queues=8 profile=fnv1a64:..."). The
+  // same on every row of one sweep; --resume refuses rows
   // of other settings, and the summary names the settings its rows were measured with. Empty in
   // CSVs written before the column existed. Never holds a comma or a line break.
   std::string settings;
@@ -229,6 +230,11 @@ std::string ConfigKeyName(const SweepConfigKey& key);
 // key or value holds a space, '=', a comma or a line break (a value may be empty).
 absl::StatusOr<std::string> FormatSweepSettings(
     const std::vector<std::pair<std::string, std::string>>& settings);
+
+// A number as a setting's value: the shortest text that reads back as exactly `v` (as the
+// CSV writes its numbers: 0.1 is "0.1", 3.0000001 is "3.0000001"), so that two settings compare
+// equal only where their values are.
+std::string SweepSettingNumber(double v);
 
 // How settings `was` differ from `now`, key by key, joined by "; ": the keys whose values
 // differ ("held: 2 -> 0"), in `was`'s order, then the keys only one of them has ("probe-ratio:
@@ -388,8 +394,9 @@ struct SweepSummary {
   // have points == 0 where no point was held.
   std::vector<ModelAccuracy> device_accuracy;
   // The settings the rows were measured with (SweepPoint::settings), each with its number of
-  // rows, in the order they first appear. One entry where the sweep is one; more where rows of
-  // several sweeps were put together; {"", rows} where the CSV predates the column.
+  // rows, in the order they first appear (the same pairs in another order are one entry, named
+  // as first written). One entry where the sweep is one; more where rows of several sweeps were
+  // put together; {"", rows} for rows that predate the column.
   std::vector<std::pair<std::string, int>> settings;
 };
 
