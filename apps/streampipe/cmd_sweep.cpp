@@ -778,7 +778,9 @@ int RunSweep(const std::vector<std::string>& args) {
   bool resume = false;
   fs.Add("resume", &resume,
          "continue the sweep that stopped part way with the same flags: the configurations whose "
-         "rows <output>.partial holds whole are kept, not measured again, and the rest appended");
+         "rows <output>.partial holds whole are kept, not measured again, and the rest appended "
+         "(rows of other flags or another --profile, which each row records in its settings "
+         "column, are refused)");
   std::string from;
   fs.Add("from", &from,
          "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
