@@ -640,9 +640,7 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   return ReportSummary(*sum, *summary_file);
 }
 
-// A timeline of one batch per issue order and issue mode (add-scalar, 16 MiB, 200 trips,
-// n = 8), as a Chrome trace in `dir` (which exists).
-// --trace-dir: the file of one batch per issue order, for each issue mode.
+// --trace-dir: the file of one batch per issue order, for each issue mode (`dir` exists).
 std::vector<std::string> TracePaths(const std::vector<std::string>& issues,
                                     const std::string& dir) {
   std::vector<std::string> paths;
@@ -655,8 +653,9 @@ std::vector<std::string> TracePaths(const std::vector<std::string>& issues,
   return paths;
 }
 
-// `files`: TracePaths(issues, ...) opened (StagedFile), in that order; each committed when
-// written.
+// A timeline of one batch per issue order and issue mode (add-scalar, 16 MiB, 200 trips,
+// n = 8), as a Chrome trace into `files`: TracePaths(issues, ...) opened (StagedFile), in that
+// order; each committed when written.
 absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issues,
                          std::vector<StagedFile>* files) {
   std::size_t next = 0;
@@ -676,7 +675,7 @@ absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issu
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats bs, p.Run({in.data(), out.data(), c.items}, 8));
       if (!bs.timeline) return absl::InternalError("the traced batch recorded no timeline");
       // Staged as the CSV is: an earlier trace of that name stays until this one is whole.
-      StagedFile& f = (*files)[next++];
+      StagedFile& f = files->at(next++);
       absl::Status w = f.Append(ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1)));
       if (w.ok()) w = f.Commit();
       if (!w.ok()) return absl::DataLossError(w.message());
@@ -814,6 +813,17 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   absl::StatusOr<std::vector<std::string>> issues = ParseNameList(issue_spec, {"streams", "graph"});
   if (!issues.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(issues.status(), "--issue"));
+  {
+    // A mode named twice is one mode (its configurations would be measured once anyway, and
+    // its traces are one set of files).
+    std::vector<std::string> unique;
+    for (std::string& issue : *issues) {
+      if (std::find(unique.begin(), unique.end(), issue) == unique.end()) {
+        unique.push_back(std::move(issue));
+      }
+    }
+    *issues = std::move(unique);
+  }
   if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
     return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
   }
@@ -868,18 +878,6 @@ int RunSweep(const std::vector<std::string>& args) {
     }
     frame_sizes.push_back({.width = w, .height = h, .format = video::PixelFormat::kGray8});
   }
-  std::ofstream trace_file;
-  if (!adaptive_trace.empty()) {
-    trace_file.open(adaptive_trace);
-    if (!trace_file) {
-      return Fail(kCommand, kExitIoErr,
-                  absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
-    }
-    trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
-                  "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms,h2d_ms,"
-                  "kernel_ms,d2h_ms,epoch_s\n";
-    s.adaptive_trace = &trace_file;
-  }
   // The outputs are opened before anything is measured: a path that cannot be written fails
   // now, not after the sweep; the rows go to disk configuration by configuration (`<output>.
   // partial` until the sweep is whole), so a sweep that stops part way keeps what it measured.
@@ -928,6 +926,18 @@ int RunSweep(const std::vector<std::string>& args) {
       absl::StatusOr<StagedFile> f = StagedFile::Open(path);
       if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace-dir"));
       trace_files.push_back(*std::move(f));
+    }
+  }
+  // --adaptive-trace: checked now, written from the first measured configuration on (so that a
+  // sweep refused before it leaves an earlier trace as it was).
+  if (!adaptive_trace.empty()) {
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(adaptive_trace, ec);
+    const bool writable = std::ofstream(adaptive_trace, std::ios::app).good();
+    if (!existed) std::filesystem::remove(adaptive_trace, ec);
+    if (!writable) {
+      return Fail(kCommand, kExitIoErr,
+                  absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
     }
   }
   if (CudaDeviceCount() == 0) {
@@ -1043,8 +1053,10 @@ int RunSweep(const std::vector<std::string>& args) {
     if (!m.ok()) {
       return Fail(kCommand, absl::IsNotFound(m) ? kExitNoInput : kExitConfig,
                   absl::StrCat("--resume: --profile: ", m.message(),
-                               ": a resumed sweep measures with the stopped sweep's profile and "
-                               "does not calibrate one"));
+                               "; but a resumed sweep reads its profile as it is and does not "
+                               "calibrate one, since its rows must be measured with the stopped "
+                               "sweep's: to measure with a new profile, start the sweep again "
+                               "without --resume"));
     }
     p->traits.hardware_queues = device_info->traits.hardware_queues;  // as LoadOrCalibrate does
     s.traits = p->traits;
@@ -1114,6 +1126,23 @@ int RunSweep(const std::vector<std::string>& args) {
       1e-6 / s.traits.h2d.ms_per_byte, 1e-6 / s.traits.d2h.ms_per_byte,
       1e-6 / s.traits.h2d.duplex_ms_per_byte);
 
+  // A resumed sweep appends to the stopped one's adaptive trace.
+  std::ofstream trace_file;
+  if (!adaptive_trace.empty()) {
+    std::error_code ec;
+    const bool append = resume && std::filesystem::file_size(adaptive_trace, ec) > 0 && !ec;
+    trace_file.open(adaptive_trace, append ? std::ios::app : std::ios::trunc);
+    if (!trace_file) {
+      return Fail(kCommand, kExitIoErr,
+                  absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
+    }
+    if (!append) {
+      trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
+                    "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms,h2d_ms,"
+                    "kernel_ms,d2h_ms,epoch_s\n";
+    }
+    s.adaptive_trace = &trace_file;
+  }
   std::size_t done = 0;  // configurations measured by this run
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];

@@ -220,6 +220,21 @@ class RowReader {
     return absl::OkStatus();
   }
 
+  // Settings (SweepPoint::settings): key=value tokens, each key once.
+  absl::Status Settings(std::string* out) {
+    const std::size_t i = next_++;
+    std::set<absl::string_view> keys;
+    for (absl::string_view token : absl::StrSplit(fields_[i], ' ', absl::SkipEmpty())) {
+      const absl::string_view key = token.substr(0, token.find('='));
+      if (key.empty() || key.size() == token.size()) {
+        return Error(i, absl::StrCat("has '", token, "', not key=value"));
+      }
+      if (!keys.insert(key).second) return Error(i, absl::StrCat("names '", key, "' twice"));
+    }
+    *out = std::string(fields_[i]);
+    return absl::OkStatus();
+  }
+
   absl::Status Int(int* out) {
     const std::size_t i = next_++;
     if (fields_[i].empty()) return Error(i, "is empty; expected an integer");
@@ -311,7 +326,7 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   if (has("kernel_half_ms")) read_double(&p.kernel_half_ms);
   if (has("adaptive_batches")) read_int(&p.adaptive_batches);
   if (has("adaptive_calibrated")) read_int(&p.adaptive_calibrated);
-  if (s.ok() && has("settings")) p.settings = r.String();
+  if (s.ok() && has("settings")) s = r.Settings(&p.settings);
   if (!s.ok()) return s;
   return p;
 }

@@ -287,6 +287,34 @@ TEST(AdviseCliTest, SweepChecksEveryOutputBeforeItMeasures) {
   std::filesystem::remove_all(dir);
 }
 
+// The adaptive trace of an earlier sweep survives a sweep refused before it measures (it was
+// truncated before the outputs were checked), and an issue mode named twice is one set of
+// traces (the second set of files clashed with the first's locks).
+TEST(AdviseCliTest, SweepKeepsAnEarlierAdaptiveTraceAndNamesEachTraceOnce) {
+  const std::string dir = ::testing::TempDir() + "/sweep_adaptive_trace";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/adaptive.csv", earlier = "workload,grid\nan,earlier trace\n";
+  std::ofstream(trace) << earlier;
+  std::ofstream(dir + "/sweep.csv.partial") << "workload,grid\nrows,measured\n";
+  CommandResult r = RunCommand(kBin + " sweep --output=" + dir + "/sweep.csv --adaptive-trace=" +
+                               trace);
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("is there from an earlier run"), std::string::npos) << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(trace), earlier);
+  std::filesystem::remove(dir + "/sweep.csv.partial");
+  // Refused after the traces were opened (an adaptive trace that cannot be written): the
+  // repeated mode opened each trace once, and the files opened are gone again.
+  r = RunCommand(kBin + " sweep --issue=streams,graph,streams --output=" + dir +
+                 "/sweep.csv --trace-dir=" + dir + "/traces --adaptive-trace=/nonexistent-dir/a.csv");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--adaptive-trace: cannot write '/nonexistent-dir/a.csv'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir + "/traces"));
+  std::filesystem::remove_all(dir);
+}
+
 // An earlier sweep's CSV is replaced only by a whole new one: a sweep that stops before it has
 // measured anything leaves it as it was.
 TEST(AdviseCliTest, SweepLeavesAnEarlierOutputWhereItStopsEarly) {

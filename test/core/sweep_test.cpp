@@ -507,6 +507,9 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {n - 4, "6us", "'kernel_half_ms': value '6us' is not a number"},
       {n - 3, "150.5", "'adaptive_batches': value '150.5' is not an integer"},
       {n - 2, "yes", "'adaptive_calibrated': value 'yes' is not an integer"},
+      {n - 1, "held=2 held=3", "'settings': value 'held=2 held=3' names 'held' twice"},
+      {n - 1, "held=2 warmup", "'settings': value 'held=2 warmup' has 'warmup', not key=value"},
+      {n - 1, "=2", "'settings': value '=2' has '=2', not key=value"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =

@@ -111,8 +111,9 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   std::ofstream(csv) << "an earlier sweep\n";
   // Six configurations of 64 MiB each way; stopped (SIGTERM, as `timeout` does) once the first
   // configuration's rows are on disk, long before the last.
+  const std::string adaptive = dir_ + "/adaptive.csv";
   const std::string sweep = kBin + " sweep --grid=symmetric --orders=depth-first --profile=" +
-                            profile_ + kSmall + " --output=" + csv;
+                            profile_ + kSmall + " --output=" + csv + " --adaptive-trace=" + adaptive;
   const std::string err = dir_ + "/sweep.err";
   testing::CommandResult r = testing::RunCommand(
       "sh -c '" + sweep + " 2>" + err + " & pid=$!; i=0; "
@@ -137,8 +138,10 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   EXPECT_NE(first[1].find(" hardware-queues="), std::string::npos) << first[1];
   EXPECT_NE(first[1].find(" profile=fnv1a64:"), std::string::npos) << first[1];
   // --resume with another flag than the stopped sweep's, or another profile, is refused with
-  // what differs named, the file left as it was.
+  // what differs named, the file left as it was (and the adaptive trace).
   const std::string stopped = testing::ReadFile(partial);
+  const std::string stopped_trace = testing::ReadFile(adaptive);
+  ASSERT_EQ(stopped_trace.rfind("workload,grid,", 0), 0u) << stopped_trace;
   r = testing::RunCommand("timeout 300 " + sweep + " --resume --repetitions=3");
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_NE(r.err.find("was measured with --repetitions=2, this sweep's is 3"), std::string::npos)
@@ -175,6 +178,7 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/none.toml"));
   EXPECT_EQ(testing::ReadFile(partial), stopped);
+  EXPECT_EQ(testing::ReadFile(adaptive), stopped_trace);
   // And --resume continues it: the configurations held whole are kept as they are, the rest
   // measured and appended, and the whole replaces the earlier file.
   r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ +
@@ -185,6 +189,13 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   EXPECT_EQ(whole.rfind(stopped, 0), 0u) << "the kept rows are not the file's first";
   EXPECT_EQ(Lines(whole).size(), 1u + 6 * 2);
   EXPECT_FALSE(std::filesystem::exists(partial));
+  // The adaptive trace goes on after the stopped sweep's batches, under its one header.
+  const std::string trace = testing::ReadFile(adaptive);
+  EXPECT_EQ(trace.rfind(stopped_trace, 0), 0u) << "the stopped sweep's batches are not first";
+  EXPECT_GT(trace.size(), stopped_trace.size());
+  std::size_t headers = 0;
+  for (const std::string& line : Lines(trace)) headers += line.rfind("workload,", 0) == 0;
+  EXPECT_EQ(headers, 1u);
 }
 
 // histogram --trace: the trace's file is checked before any frame is read, and written whole.
