@@ -201,14 +201,13 @@ int RunCalibrate(const std::vector<std::string>& args) {
   if (absl::Status v = ValidateDeviceProfile(c->profile); !v.ok()) {
     return Fail(kCommand, kExitSoftware, AnnotateStatus(v, "no profile written"));
   }
+  const std::string toml = DeviceProfileToml(c->profile);
   if (output.empty()) {
-    std::cout << DeviceProfileToml(c->profile);
+    std::cout << toml;
     return kExitOk;
   }
-  absl::Status s = out_file->Append(DeviceProfileToml(c->profile));
-  if (s.ok()) s = out_file->Commit();
-  if (!s.ok()) {
-    std::cout << DeviceProfileToml(c->profile);  // the measurements are not lost
+  if (const absl::Status s = out_file->Finish(toml); !s.ok()) {
+    std::cout << toml;  // the measurements are not lost
     return Fail(kCommand, kExitIoErr,
                 AnnotateStatus(s, "--output (the profile is printed on stdout instead)"));
   }

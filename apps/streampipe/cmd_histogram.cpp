@@ -458,9 +458,7 @@ int RunHistogram(const std::vector<std::string>& args) {
               << "' not written\n";
   }
   if (trace_file && !totals.trace.empty()) {
-    absl::Status t = trace_file->Append(ChromeTraceJson(totals.trace));
-    if (t.ok()) t = trace_file->Commit();
-    if (!t.ok()) {
+    if (const absl::Status t = trace_file->Finish(ChromeTraceJson(totals.trace)); !t.ok()) {
       std::cerr << "streampipe histogram: " << AnnotateStatus(t, "--trace").message() << "\n";
       if (exit_code == kExitOk) exit_code = kExitIoErr;  // the histograms are written
     }

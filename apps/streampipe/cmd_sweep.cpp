@@ -605,9 +605,9 @@ absl::StatusOr<std::optional<StagedFile>> OpenSummary(const std::string& summary
 int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summary_file) {
   std::cerr << SummaryText(summary);
   if (summary_file) {
-    absl::Status w = summary_file->Append(SummaryMarkdown(summary));
-    if (w.ok()) w = summary_file->Commit();
-    if (!w.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(w, "--summary"));
+    if (absl::Status w = summary_file->Finish(SummaryMarkdown(summary)); !w.ok()) {
+      return Fail(kCommand, kExitIoErr, AnnotateStatus(w, "--summary"));
+    }
   }
   return kExitOk;
 }
@@ -675,9 +675,8 @@ absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issu
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats bs, p.Run({in.data(), out.data(), c.items}, 8));
       if (!bs.timeline) return absl::InternalError("the traced batch recorded no timeline");
       // Staged as the CSV is: an earlier trace of that name stays until this one is whole.
-      StagedFile& f = files->at(next++);
-      absl::Status w = f.Append(ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1)));
-      if (w.ok()) w = f.Commit();
+      absl::Status w =
+          files->at(next++).Finish(ChromeTraceJson(std::span<const BatchTimeline>(&*bs.timeline, 1)));
       if (!w.ok()) return absl::DataLossError(w.message());
     }
   }
@@ -1044,25 +1043,19 @@ int RunSweep(const std::vector<std::string>& args) {
   absl::StatusOr<DeviceInfo> device_info = ReadDevice(0);
   if (!device_info.ok()) return Fail(kCommand, kExitSoftware, device_info.status());
   std::string profile_fingerprint;
-  if (!profile.empty() && resume) {
+  if (!profile.empty()) {
     // A resumed sweep measures with the profile the stopped one used, as it is: where it cannot
     // be read or is another device's, calibrating (and writing it) would only end in a refusal.
-    absl::StatusOr<DeviceProfile> p = ReadDeviceProfile(profile);
-    absl::Status m = p.ok() ? CheckProfileMatches(*p, device_info->traits.name, device_info->driver_version)
-                            : p.status();
-    if (!m.ok()) {
-      return Fail(kCommand, absl::IsNotFound(m) ? kExitNoInput : kExitConfig,
-                  absl::StrCat("--resume: --profile: ", m.message(),
+    absl::StatusOr<DeviceProfile> p =
+        resume ? LoadDeviceProfile(profile, *device_info) : LoadOrCalibrate(profile, 0, true);
+    if (!p.ok() && resume) {
+      return Fail(kCommand, absl::IsNotFound(p.status()) ? kExitNoInput : kExitConfig,
+                  absl::StrCat("--resume: --profile: ", p.status().message(),
                                "; but a resumed sweep reads its profile as it is and does not "
                                "calibrate one, since its rows must be measured with the stopped "
                                "sweep's: to measure with a new profile, start the sweep again "
                                "without --resume"));
     }
-    p->traits.hardware_queues = device_info->traits.hardware_queues;  // as LoadOrCalibrate does
-    s.traits = p->traits;
-    profile_fingerprint = DeviceProfileFingerprint(*p);
-  } else if (!profile.empty()) {
-    absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(profile, 0, true);
     if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
     s.traits = p->traits;
     profile_fingerprint = DeviceProfileFingerprint(*p);

@@ -40,11 +40,11 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
     return absl::FailedPreconditionError(absl::StrCat("'", path, "' is a directory"));
   }
   StagedFile f;
-  f.path_ = std::move(path);
-  f.target_ = f.path_;
   if (fs::exists(st) && !fs::is_regular_file(st)) {
     // A device, a FIFO, a socket: written as it is; there is nothing to replace.
     f.staged_ = false;
+    f.path_ = std::move(path);
+    f.target_ = f.path_;
     f.partial_ = f.path_;
     f.fd_ = ::open(f.path_.c_str(), O_WRONLY | O_CLOEXEC);
     if (f.fd_ < 0) {
@@ -52,7 +52,7 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
           absl::StrCat("cannot open '", f.path_, "': ", ErrnoText(errno)));
     }
   } else {
-    f.Name(f.path_);
+    f.Name(std::move(path));
     f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (f.fd_ < 0 && errno == EEXIST) {
       // An earlier run's file: taken over only where it holds the header alone.
@@ -198,6 +198,11 @@ absl::Status StagedFile::Append(std::string_view data) {
   if (data.empty()) return absl::OkStatus();
   has_data_ = true;  // even a failed write may have left part of it: keep the file
   return WriteAll(data);
+}
+
+absl::Status StagedFile::Finish(std::string_view data) {
+  absl::Status s = Append(data);
+  return s.ok() ? Commit() : s;
 }
 
 absl::Status StagedFile::Commit() {

@@ -49,6 +49,8 @@ class StagedFile {
   // Closes the file and renames it onto the target. Where the rename fails the .partial file is
   // kept and the error names both files. Commit twice, or after a move, is FailedPrecondition.
   absl::Status Commit();
+  // Append(data), then Commit: a file written whole in one step (a summary, a trace, a profile).
+  absl::Status Finish(std::string_view data);
 
   const std::string& path() const { return path_; }
   // Where the data is until Commit: `<target>.partial`, or the path itself where unstaged.

@@ -525,10 +525,10 @@ absl::StatusOr<std::string> FormatSweepSettings(
   std::set<std::string> keys;
   std::vector<std::string> tokens;
   for (const auto& [key, value] : settings) {
-    const auto bad = [](std::string_view text, bool allow_equals) {
-      return text.find_first_of(allow_equals ? " ,\r\n" : " =,\r\n") != std::string_view::npos;
+    const auto bad = [](std::string_view text) {
+      return text.find_first_of(" =,\r\n") != std::string_view::npos;
     };
-    if (key.empty() || bad(key, false) || bad(value, true) || value.find('=') != std::string::npos) {
+    if (key.empty() || bad(key) || bad(value)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "sweep setting '", key, "=", value,
           "': a key must be non-empty and neither may hold a space, '=', a comma or a line break"));

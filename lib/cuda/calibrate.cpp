@@ -655,21 +655,27 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   return cal;
 }
 
+absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const DeviceInfo& device) {
+  STREAMPIPE_ASSIGN_OR_RETURN(DeviceProfile p, ReadDeviceProfile(path));
+  STREAMPIPE_RETURN_IF_ERROR(
+      CheckProfileMatches(p, device.traits.name, device.driver_version));
+  // The profile's parameters, with what the runtime says now about queues and engines.
+  p.traits.hardware_queues = device.traits.hardware_queues;
+  return p;
+}
+
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
                                               std::string* why) {
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(device));
   if (!path.empty()) {
-    absl::StatusOr<DeviceProfile> p = ReadDeviceProfile(path);
+    absl::StatusOr<DeviceProfile> p = LoadDeviceProfile(path, info);
     if (p.ok()) {
-      absl::Status m = CheckProfileMatches(*p, info.traits.name, info.driver_version);
-      if (m.ok()) {
-        // The profile's parameters, with what the runtime says now about queues and engines.
-        p->traits.hardware_queues = info.traits.hardware_queues;
-        if (why) *why = absl::StrCat("loaded ", path);
-        return p;
-      }
-      if (why) *why = std::string(m.message());
-    } else if (p.status().code() != absl::StatusCode::kNotFound) {
+      if (why) *why = absl::StrCat("loaded ", path);
+      return p;
+    }
+    if (absl::IsFailedPrecondition(p.status())) {
+      if (why) *why = std::string(p.status().message());  // another device's or driver's
+    } else if (!absl::IsNotFound(p.status())) {
       return p.status();  // a broken profile is an error, not a reason to overwrite it
     } else if (why) {
       *why = absl::StrCat(path, " does not exist");

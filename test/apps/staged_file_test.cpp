@@ -46,6 +46,18 @@ TEST_F(StagedFileTest, CommitReplacesTheFileInOneStep) {
   EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n1,2\n3,4\n");
 }
 
+// Finish: a file written whole in one step (a summary, a trace, a profile).
+TEST_F(StagedFileTest, FinishWritesTheRestAndCommits) {
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "a,b\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Finish("1,2\n").ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n1,2\n");
+  EXPECT_FALSE(Exists("old.csv.partial"));
+  // Once committed the file is closed: a second Finish writes nothing.
+  EXPECT_TRUE(absl::IsFailedPrecondition(f->Finish("3,4\n")));
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "a,b\n1,2\n");
+}
+
 TEST_F(StagedFileTest, AnUncommittedFileKeepsItsDataAndTheEarlierFile) {
   {
     absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "a,b\n");

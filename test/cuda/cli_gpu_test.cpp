@@ -177,6 +177,17 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/none.toml"));
+  // Nor is one made on another driver calibrated over: refused as it is, and left as it was.
+  const std::size_t driver = profile_text.find("\ndriver_version = ");
+  ASSERT_NE(driver, std::string::npos) << profile_text;
+  std::string foreign = profile_text;
+  foreign.replace(driver, profile_text.find('\n', driver + 1) - driver, "\ndriver_version = 1");
+  std::ofstream(dir_ + "/foreign.toml") << foreign;
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ +
+                          "/foreign.toml");
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find("with driver 1; this is '"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::ReadFile(dir_ + "/foreign.toml"), foreign);
   EXPECT_EQ(testing::ReadFile(partial), stopped);
   EXPECT_EQ(testing::ReadFile(adaptive), stopped_trace);
   // And --resume continues it: the configurations held whole are kept as they are, the rest

@@ -153,6 +153,12 @@ absl::StatusOr<InlineCopyFit> FitInlineLadder(const std::vector<IssueSample>& la
 
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
 
+// The profile at `path` as the pipeline uses it on `device`: read, checked against its name and
+// driver, with the runtime's hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) in place of the
+// file's. NotFound where the file is missing, FailedPrecondition (naming both) where it was
+// made on another device or driver, ReadDeviceProfile's errors otherwise. Never calibrates.
+absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const DeviceInfo& device);
+
 // The profile at `path` if it exists and matches this device and driver; otherwise calibrates
 // (and, if `save`, writes the profile). `why` (optional) tells which happened.
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
