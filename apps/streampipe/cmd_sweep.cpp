@@ -4,12 +4,15 @@
 //
 //   streampipe sweep --grid=quick
 //   streampipe sweep --grid=all --output=sweep.csv --summary=summary.md --trace-dir=traces
+//   streampipe sweep --config=bench/sweeps/paper.toml --profile=h100.toml   (SweepPlan: the
+//       file's [sweep] keys, a flag beside it winning)
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,6 +23,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -32,6 +36,8 @@
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
+#include "streampipe/core/sweep_plan.hpp"
+#include "streampipe/core/toml_schema.hpp"
 #include "streampipe/core/timeline.hpp"
 #include "streampipe/core/veneva.hpp"
 #include "streampipe/cuda/buffer.hpp"
@@ -683,96 +689,55 @@ absl::Status WriteTraces(const Settings& s, const std::vector<std::string>& issu
   return absl::OkStatus();
 }
 
+// Binds the flag of one key of the sweep's plan to its field in `plan`.
+void BindFlag(FlagSet& fs, const TomlKey& key, SweepPlan* plan) {
+  void* field = key.address(plan);
+  const std::string flag = SweepPlanFlag(key);
+  switch (key.type) {
+    case TomlType::kDouble:
+      fs.Add(flag, static_cast<double*>(field), key.help);
+      break;
+    case TomlType::kInt:
+      if (key.int_bytes == sizeof(int)) {
+        fs.Add(flag, static_cast<int*>(field), key.help);
+      } else {
+        fs.Add(flag, static_cast<std::int64_t*>(field), key.help);
+      }
+      break;
+    case TomlType::kBool:
+      fs.Add(flag, static_cast<bool*>(field), key.help);
+      break;
+    case TomlType::kString:
+      fs.Add(flag, static_cast<std::string*>(field), key.help);
+      break;
+  }
+}
+
+std::string ValueText(const TomlValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return absl::StrCat(*d);
+  if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return absl::StrCat(*i);
+  if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return std::get<std::string>(v);
+}
+
 }  // namespace
 
 int RunSweep(const std::vector<std::string>& args) {
-  std::string grid = "quick";
-  std::string output = "sweep.csv";
-  std::string summary_path;
-  std::string trace_dir;
-  std::string profile;
-  std::string streams_spec = "1..128*2";
-  std::string orders_spec;
-  std::string issue_spec = "streams";
-  double size_mib = 64.0;
-  std::string iters_spec = "1,50,200,500,1000,3000";
-  double total_mib = 64.0;
-  std::string in24_spec = "1..23+2";
-  std::string asym_iters_spec = "1,200,1000";
-  std::string matmul_spec = "256,512,1024,2048";
-  std::string frames_spec = "176x144,352x288,704x576,1920x1080";
-  std::int64_t batch_frames = 64;
-  std::string histogram_kernel_name = "shared";
-  Settings s;
+  // The plan: the flags' values over --config's over the defaults (SweepPlan).
+  SweepPlan flagged;
+  std::string config_path;
+  bool print_config = false;
+  bool config_markdown = false;
   FlagSet fs(kCommand, "[flags]");
-  fs.Add("grid", &grid,
-         "comma list of: quick, symmetric (3.1.1), asymmetric (3.1.2), matmul (4.1), histogram "
-         "(4.2), all");
-  fs.Add("output", &output, "CSV file, one row per point (- for stdout)");
-  fs.Add("summary", &summary_path, "write the summary tables (markdown) here");
-  fs.Add("trace-dir", &trace_dir, "write a Chrome trace of one batch per issue order here");
-  fs.Add("profile", &profile, "device profile (streampipe calibrate); default: calibrate now");
-  fs.Add("streams", &streams_spec, "n values, e.g. 1..128*2 or 1,2,3,4");
-  fs.Add("orders", &orders_spec,
-         "issue orders (default: all three for symmetric, depth-first elsewhere)");
-  fs.Add("issue", &issue_spec,
-         "issue modes, each configuration measured in each: streams (call by call), graph "
-         "(CUDA graph per n)");
-  fs.Add("size-mib", &size_mib, "symmetric: MiB copied each way");
-  fs.Add("iters", &iters_spec, "symmetric: kernel loop trips (intensity)");
-  fs.Add("total-mib", &total_mib, "asymmetric: MiB copied in + out");
-  fs.Add("in-24ths", &in24_spec, "asymmetric: 24ths of the total copied in (the paper: 1..23)");
-  fs.Add("asym-iters", &asym_iters_spec, "asymmetric: kernel loop trips");
-  fs.Add("matmul-p", &matmul_spec, "matmul: p (m = 2p, n = p as in the paper)");
-  fs.Add("frames", &frames_spec, "histogram: frame sizes WxH");
-  fs.Add("batch-frames", &batch_frames, "histogram: frames per batch");
-  fs.Add("histogram-kernel", &histogram_kernel_name,
-         "histogram: shared (merged in thread-block clusters where the device can), "
-         "shared-atomic (merged with global atomics after a memset) or global");
-  fs.Add("repetitions", &s.repetitions, "timed batches per point (medians)");
-  fs.Add("per-visit", &s.per_visit,
-         "timed batches per visit of an n in the rounds, each visit after one untimed batch (as "
-         "many as --repetitions: each n in one run)");
-  fs.Add("held", &s.held,
-         "batches per visit run with the GPU held until the host has issued them (the device's "
-         "time alone, held_ms; 0: none)");
-  fs.Add("warmup", &s.warmup, "untimed batches before each point");
-  fs.Add("adaptive-batches", &s.adaptive_batches,
-         "batches the adaptive pipeline runs per config, then on while its calibration owes "
-         "visits (the probe far from n* after a late re-derivation)");
-  fs.Add("adaptive-max-batches", &s.adaptive_max_batches,
-         "the most batches an adaptive run takes to complete its calibration (0: 4 x "
-         "--adaptive-batches; --adaptive-batches: never more)");
-  fs.Add("adaptive-retries", &s.adaptive_retries,
-         absl::StrFormat("adaptive runs repeated per config where one's own batches disagree "
-                         "with the rounds before it (by more than %g %% over all its n or %g %% "
-                         "at one: a burst; 0: never)",
-                         100 * kAdaptiveAgreementWithin, 100 * kAdaptiveSampleWithin));
-  fs.Add("judge-anchor", &s.judge_anchor,
-         absl::StrFormat("count the adaptive run's non-streamed measurement in that check too: "
-                         "slower than the rounds at n = 1 by more than %g %% and %g us is a "
-                         "burst (--no-judge-anchor: reported, not judged, as before session 35)",
-                         100 * kAdaptiveReferenceWithin, 1000 * kAdaptiveReferenceFloorMs));
-  std::string adaptive_trace;
-  fs.Add("adaptive-trace", &adaptive_trace,
-         "write every batch of each kept adaptive run here (CSV: configuration, batch, kind, n, "
-         "settled, device and issue times, host start and wall time; a measurement's parts; "
-         "the wall clock)");
-  fs.Add("kernel-halves", &s.kernel_halves,
-         "time the kernel at half the batch too, in the rounds (the current model's input, "
-         "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
-  fs.Add("probe-ratio", &s.probe_ratio,
-         "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
-  fs.Add("check-anchor", &s.check_anchor,
-         "the adaptive pipeline's anchor check (AdaptiveOptions::check_anchor): one more "
-         "non-streamed batch per derivation once its visits are made; the log gives the "
-         "prediction with the first anchor alone beside it");
-  fs.Add("measure-batches", &s.measure_batches,
-         "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
-         "(re-)measurement, the median of their parts used");
-  fs.Add("drift-threshold", &s.drift_threshold,
-         "the adaptive pipeline's detector.threshold: the relative divergence from its prediction "
-         "that, held for detector.consecutive batches, re-measures and re-derives n");
+  fs.Add("config", &config_path,
+         "read the sweep's keys from this TOML file ([sweep] table, a key per flag below: "
+         "--size-mib is sweep.size_mib; docs/config.md); a flag given too wins over the file");
+  fs.Add("print-config", &print_config,
+         "print the plan as TOML (every key: the flags over --config over the defaults) and exit "
+         "without measuring");
+  fs.Add("config-markdown", &config_markdown,
+         "print the reference table of the sweep's keys (docs/config.md) and exit");
+  for (const TomlKey& key : SweepPlanSchema().keys()) BindFlag(fs, key, &flagged);
   bool resume = false;
   fs.Add("resume", &resume,
          "continue the sweep that stopped part way with the same flags: the configurations whose "
@@ -792,89 +757,122 @@ int RunSweep(const std::vector<std::string>& args) {
                                  "--summary applies"));
       }
     }
-    return SummarizeCsv(from, summary_path);
+    return SummarizeCsv(from, flagged.summary);
   }
-  absl::StatusOr<std::vector<std::string>> grids =
-      ParseNameList(grid, {"quick", "symmetric", "asymmetric", "matmul", "histogram", "all"});
-  if (!grids.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(grids.status(), "--grid"));
-  absl::StatusOr<std::vector<int>> streams = ParseIntList(streams_spec);
-  if (!streams.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(streams.status(), "--streams"));
-  std::set<int> uniq(streams->begin(), streams->end());
-  s.streams.assign(uniq.begin(), uniq.end());
-  if (s.streams.front() < 1 || s.streams.back() > 1024) {
-    return Fail(kCommand, kExitUsage, "--streams: values must be in [1, 1024]");
+  if (config_markdown) {
+    std::cout << SweepPlanMarkdown();
+    return kExitOk;
   }
-  if (!orders_spec.empty()) {
-    absl::StatusOr<std::vector<std::string>> o =
-        ParseNameList(orders_spec, {"depth-first", "breadth-first", "engine-per-stream"});
-    if (!o.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(o.status(), "--orders"));
-    s.orders = *o;
-  }
-  absl::StatusOr<std::vector<std::string>> issues = ParseNameList(issue_spec, {"streams", "graph"});
-  if (!issues.ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(issues.status(), "--issue"));
-  {
-    // A mode named twice is one mode (its configurations would be measured once anyway, and
-    // its traces are one set of files).
-    std::vector<std::string> unique;
-    for (std::string& issue : *issues) {
-      if (std::find(unique.begin(), unique.end(), issue) == unique.end()) {
-        unique.push_back(std::move(issue));
-      }
+  SweepPlan plan = flagged;
+  std::vector<std::string> in_file;  // the keys --config sets
+  if (!config_path.empty()) {
+    absl::StatusOr<SweepPlan> file = LoadSweepPlan(config_path, &in_file);
+    if (!file.ok()) {
+      const bool missing = absl::IsNotFound(file.status()) || absl::IsPermissionDenied(file.status());
+      return Fail(kCommand, missing ? kExitNoInput : kExitConfig,
+                  AnnotateStatus(file.status(), "--config"));
     }
-    *issues = std::move(unique);
+    plan = *std::move(file);
+    for (const TomlKey& key : SweepPlanSchema().keys()) {
+      if (fs.WasSet(SweepPlanFlag(key))) key.set(&plan, key.get(&flagged));
+    }
   }
-  if (!(s.probe_ratio >= 0.0 && s.probe_ratio <= 100.0)) {
-    return Fail(kCommand, kExitUsage, "--probe-ratio: must be in [0, 100]");
+  // Where a key's value came from, for the messages: its flag, the file's key or the default.
+  auto from_file = [&](const TomlKey& key) {
+    return !fs.WasSet(SweepPlanFlag(key)) &&
+           std::find(in_file.begin(), in_file.end(), key.path) != in_file.end();
+  };
+  auto named = [&](const TomlKey& key) {
+    const std::string value = ValueText(key.get(&plan));
+    if (from_file(key)) return absl::StrCat(config_path, ": key '", key.path, "' = ", value);
+    if (fs.WasSet(SweepPlanFlag(key))) return absl::StrCat("--", SweepPlanFlag(key), "=", value);
+    return absl::StrCat("the default --", SweepPlanFlag(key), "=", value);
+  };
+  // Each value on its own (the file's were checked as it was read, with their lines).
+  for (const TomlKey& key : SweepPlanSchema().keys()) {
+    if (absl::Status c = detail::CheckValue(key, key.get(&plan)); !c.ok()) {
+      return Fail(kCommand, from_file(key) ? kExitConfig : kExitUsage,
+                  absl::StrCat(named(key), " ", c.message()));
+    }
   }
-  if (s.measure_batches < 1 || s.measure_batches > 15) {
-    return Fail(kCommand, kExitUsage, "--measure-batches: must be in [1, 15]");
+  auto key_of = [](std::string_view path) -> const TomlKey& {
+    for (const TomlKey& key : SweepPlanSchema().keys()) {
+      if (key.path == path) return key;
+    }
+    std::abort();  // a path of this file's own: not a user's input
+  };
+  // Between keys: an adaptive run's cap is at least its batches.
+  if (plan.adaptive_max_batches != 0 && plan.adaptive_max_batches < plan.adaptive_batches) {
+    const TomlKey& cap = key_of("sweep.adaptive_max_batches");
+    const TomlKey& batches = key_of("sweep.adaptive_batches");
+    const bool flag = fs.WasSet(SweepPlanFlag(cap)) || fs.WasSet(SweepPlanFlag(batches));
+    return Fail(kCommand, flag || config_path.empty() ? kExitUsage : kExitConfig,
+                absl::StrCat(named(cap), ": must be 0 (4 x adaptive batches) or at least ",
+                             from_file(cap) && from_file(batches)
+                                 ? absl::StrCat("key '", batches.path, "' = ",
+                                                plan.adaptive_batches, " beside it")
+                                 : named(batches)));
   }
-  if (!(s.drift_threshold > 0.0 && s.drift_threshold <= 10.0)) {
-    return Fail(kCommand, kExitUsage, "--drift-threshold: must be in (0, 10]");
+  if (print_config) {
+    std::cout << SweepPlanToml(plan);
+    return kExitOk;
   }
-  if (s.adaptive_retries < 0 || s.adaptive_retries > 10) {
-    return Fail(kCommand, kExitUsage, "--adaptive-retries: must be in [0, 10]");
-  }
-  if (s.adaptive_max_batches == 0 && s.adaptive_batches > 0) {
+
+  Settings s;
+  s.repetitions = plan.repetitions;
+  s.per_visit = plan.per_visit;
+  s.held = plan.held;
+  s.warmup = plan.warmup;
+  s.adaptive_batches = plan.adaptive_batches;
+  s.adaptive_max_batches = plan.adaptive_max_batches;
+  s.adaptive_retries = plan.adaptive_retries;
+  s.judge_anchor = plan.judge_anchor;
+  s.kernel_halves = plan.kernel_halves;
+  s.probe_ratio = plan.probe_ratio;
+  s.check_anchor = plan.check_anchor;
+  s.measure_batches = plan.measure_batches;
+  s.drift_threshold = plan.drift_threshold;
+  if (s.adaptive_max_batches == 0) {
     s.adaptive_max_batches = s.adaptive_batches > std::numeric_limits<int>::max() / 4
                                  ? std::numeric_limits<int>::max()
                                  : 4 * s.adaptive_batches;
   }
-  if (s.adaptive_batches > 0 && s.adaptive_max_batches < s.adaptive_batches) {
-    return Fail(kCommand, kExitUsage,
-                absl::StrCat("--adaptive-max-batches=", s.adaptive_max_batches,
-                             ": must be 0 (4 x --adaptive-batches) or at least --adaptive-batches=",
-                             s.adaptive_batches));
+  const std::string& output = plan.output;
+  const std::string& summary_path = plan.summary;
+  const std::string& trace_dir = plan.trace_dir;
+  const std::string& adaptive_trace = plan.adaptive_trace;
+  const std::string& profile = plan.profile;
+  const std::int64_t batch_frames = plan.batch_frames;
+  const double size_mib = plan.size_mib;
+  const double total_mib = plan.total_mib;
+  // The lists, whose syntax and ranges the checks above have seen.
+  auto ints = [](const std::string& spec) { return *ParseIntList(spec); };
+  const std::vector<std::string> grids = *ParseNameList(plan.grid, SweepGridNames());
+  const std::vector<int> streams = ints(plan.streams);
+  std::set<int> uniq(streams.begin(), streams.end());
+  s.streams.assign(uniq.begin(), uniq.end());
+  if (!plan.orders.empty()) s.orders = *ParseNameList(plan.orders, SweepOrderNames());
+  std::vector<std::string> issues;
+  // A mode named twice is one mode (its configurations would be measured once anyway, and its
+  // traces are one set of files).
+  const std::vector<std::string> issues_named = *ParseNameList(plan.issue, SweepIssueNames());
+  for (const std::string& issue : issues_named) {
+    if (std::find(issues.begin(), issues.end(), issue) == issues.end()) {
+      issues.push_back(issue);
+    }
   }
-  if (s.repetitions < 1 || s.per_visit < 1 || s.warmup < 0 || s.held < 0 || s.adaptive_batches < 1 ||
-      batch_frames < 1 || !(size_mib > 0) || !(total_mib > 0)) {
-    return Fail(kCommand, kExitUsage,
-                "--repetitions, --per-visit, --adaptive-batches, --batch-frames, --size-mib and "
-                "--total-mib must be positive, --warmup and --held non-negative");
-  }
-  absl::StatusOr<std::vector<int>> iters = ParseIntList(iters_spec);
-  absl::StatusOr<std::vector<int>> in24 = ParseIntList(in24_spec);
-  absl::StatusOr<std::vector<int>> asym_iters = ParseIntList(asym_iters_spec);
-  absl::StatusOr<std::vector<int>> matmul_p = ParseIntList(matmul_spec);
-  for (const auto& [flag, list] : {std::pair{"--iters", &iters}, {"--in-24ths", &in24},
-                                   {"--asym-iters", &asym_iters}, {"--matmul-p", &matmul_p}}) {
-    if (!list->ok()) return Fail(kCommand, kExitUsage, AnnotateStatus(list->status(), flag));
-  }
-  for (int v : *in24) {
-    if (v < 1 || v > 23) return Fail(kCommand, kExitUsage, "--in-24ths: values in [1, 23]");
-  }
-  absl::StatusOr<HistogramKernel> histogram_kernel = ParseHistogramKernel(histogram_kernel_name);
+  const std::vector<int> iters = ints(plan.iters);
+  const std::vector<int> in24 = ints(plan.in_24ths);
+  const std::vector<int> asym_iters = ints(plan.asym_iters);
+  const std::vector<int> matmul_p = ints(plan.matmul_p);
+  absl::StatusOr<HistogramKernel> histogram_kernel = ParseHistogramKernel(plan.histogram_kernel);
   if (!histogram_kernel.ok()) {
-    return Fail(kCommand, kExitUsage,
-                AnnotateStatus(histogram_kernel.status(), "--histogram-kernel"));
+    return Fail(kCommand, kExitSoftware,
+                AnnotateStatus(histogram_kernel.status(), "histogram kernel"));
   }
   std::vector<video::FrameFormat> frame_sizes;
-  for (absl::string_view f : absl::StrSplit(frames_spec, ',')) {
-    int w = 0, h = 0;
-    if (std::sscanf(std::string(f).c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1) {
-      return Fail(kCommand, kExitUsage,
-                  absl::StrCat("--frames: '", std::string(f), "' is not WxH"));
-    }
+  const std::vector<std::pair<int, int>> frames = *ParseFrameSizes(plan.frames);
+  for (const auto& [w, h] : frames) {
     frame_sizes.push_back({.width = w, .height = h, .format = video::PixelFormat::kGray8});
   }
   // The outputs are opened before anything is measured: a path that cannot be written fails
@@ -921,7 +919,7 @@ int RunSweep(const std::vector<std::string>& args) {
                   absl::StrCat("--trace-dir: cannot create the directory '", trace_dir, "'",
                                ec ? absl::StrCat(": ", ec.message()) : ""));
     }
-    for (const std::string& path : TracePaths(*issues, trace_dir)) {
+    for (const std::string& path : TracePaths(issues, trace_dir)) {
       absl::StatusOr<StagedFile> f = StagedFile::Open(path);
       if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace-dir"));
       trace_files.push_back(*std::move(f));
@@ -942,7 +940,7 @@ int RunSweep(const std::vector<std::string>& args) {
   if (CudaDeviceCount() == 0) {
     return Fail(kCommand, kExitUnavailable, absl::StrCat("no CUDA device (", NoDeviceReason(), ")"));
   }
-  std::set<std::string> want(grids->begin(), grids->end());
+  std::set<std::string> want(grids.begin(), grids.end());
   const bool all = want.count("all") > 0;
 
   std::vector<Config> configs;
@@ -957,14 +955,14 @@ int RunSweep(const std::vector<std::string>& args) {
     }
   };
   if (want.count("quick")) add_scalar("quick", 16, {1, 500}, false);
-  if (all || want.count("symmetric")) add_scalar("symmetric", size_mib, *iters, true);
+  if (all || want.count("symmetric")) add_scalar("symmetric", size_mib, iters, true);
   if (all || want.count("asymmetric")) {
     // 24 floats per item split a/24 in, (24 - a)/24 out: the same total bytes ever more toward
     // one direction (section 3.1.2).
     const std::int64_t items = static_cast<std::int64_t>(total_mib * (1 << 20) / (24 * 4));
     for (const std::string& order : OrdersFor(s, false)) {
-      for (int it : *asym_iters) {
-        for (int a : *in24) {
+      for (int it : asym_iters) {
+        for (int a : in24) {
           Config c{"asymmetric", "asymmetric", items, 4LL * a, 4LL * (24 - a),
                    static_cast<double>(it), AsymmetricLauncher(a, 24 - a, it), order};
           configs.push_back(std::move(c));
@@ -974,7 +972,7 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   std::vector<DeviceBuffer<float>> matmul_b;  // B of each size, resident
   if (all || want.count("matmul")) {
-    for (int p : *matmul_p) {
+    for (int p : matmul_p) {
       auto b = DeviceBuffer<float>::Create(static_cast<std::size_t>(p) * p);
       if (!b.ok()) return Fail(kCommand, kExitSoftware, b.status());
       std::vector<float> host(static_cast<std::size_t>(p) * p, 0.5f);
@@ -1015,7 +1013,7 @@ int RunSweep(const std::vector<std::string>& args) {
     // Each configuration in each issue mode, the modes of one configuration back to back.
     std::vector<Config> by_issue;
     for (const Config& c : configs) {
-      for (const std::string& issue : *issues) {
+      for (const std::string& issue : issues) {
         by_issue.push_back(c);
         by_issue.back().issue = issue;
       }
@@ -1196,7 +1194,7 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
   if (const int rc = ReportSummary(*sum, *summary_file); rc != kExitOk) return rc;
   if (!trace_dir.empty()) {
-    if (absl::Status t = WriteTraces(s, *issues, &trace_files); !t.ok()) {
+    if (absl::Status t = WriteTraces(s, issues, &trace_files); !t.ok()) {
       return Fail(kCommand, absl::IsDataLoss(t) ? kExitIoErr : kExitSoftware,
                   AnnotateStatus(t, "--trace-dir"));
     }

@@ -212,36 +212,7 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
 
 std::string PipelineConfigMarkdown() {
   const PipelineConfig defaults;
-  std::string out = "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
-  for (const TomlKey& k : PipelineConfigSchema().keys()) {
-    const TomlValue v = k.get(&defaults);
-    std::string def;
-    std::string allowed;
-    switch (k.type) {
-      case TomlType::kDouble:
-        def = absl::StrCat(std::get<double>(v));
-        allowed = absl::StrCat(k.min, " to ", k.max);
-        break;
-      case TomlType::kInt:
-        def = absl::StrCat(std::get<std::int64_t>(v));
-        allowed = absl::StrCat(static_cast<std::int64_t>(k.min), " to ",
-                               static_cast<std::int64_t>(k.max));
-        break;
-      case TomlType::kBool:
-        def = std::get<bool>(v) ? "true" : "false";
-        allowed = "true, false";
-        break;
-      case TomlType::kString:
-        def = "\"" + std::get<std::string>(v) + "\"";
-        for (const std::string& c : k.choices) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", c);
-        if (allowed.empty()) allowed = "any";
-        break;
-    }
-    static const char* const kTypes[] = {"float", "integer", "boolean", "string"};
-    absl::StrAppend(&out, "| `", k.path, "` | ", kTypes[static_cast<int>(k.type)], " | `", def,
-                    "` | ", allowed, " | ", k.help, " |\n");
-  }
-  return out;
+  return detail::MarkdownTable(PipelineConfigSchema().keys(), &defaults);
 }
 
 std::string PipelineConfigToml(const PipelineConfig& config, bool with_help) {

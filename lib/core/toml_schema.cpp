@@ -412,8 +412,48 @@ absl::Status ReadTextFile(const std::string& path, std::string* out) {
   return absl::OkStatus();
 }
 
+absl::Status CheckValue(const TomlKey& k, const TomlValue& value) {
+  switch (k.type) {
+    case TomlType::kDouble: {
+      const double v = std::get<double>(value);
+      if (!std::isfinite(v) || v < k.min || v > k.max) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("is out of range [", k.min, ", ", k.max, "]"));
+      }
+      break;
+    }
+    case TomlType::kInt: {
+      const std::int64_t v = std::get<std::int64_t>(value);
+      if (static_cast<double>(v) < k.min || static_cast<double>(v) > k.max) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "is out of range [", static_cast<std::int64_t>(k.min), ", ",
+            static_cast<std::int64_t>(k.max), "]"));
+      }
+      break;
+    }
+    case TomlType::kBool:
+      break;
+    case TomlType::kString: {
+      const std::string& v = std::get<std::string>(value);
+      if (!k.choices.empty() &&
+          std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("is not one of: ", absl::StrJoin(k.choices, ", ")));
+      }
+      if (k.check) {
+        if (absl::Status s = k.check(v); !s.ok()) {
+          return absl::InvalidArgumentError(absl::StrCat("is not valid: ", s.message()));
+        }
+      }
+      break;
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadToml(std::string_view text, std::string_view file,
-                      const std::vector<TomlKey>& keys, void* target) {
+                      const std::vector<TomlKey>& keys, void* target,
+                      std::vector<std::string>* present) {
   absl::StatusOr<AsciiToml> ascii = MakeAsciiToml(text, file);
   if (!ascii.ok()) return ascii.status();
   toml::table root;
@@ -447,9 +487,9 @@ absl::Status ReadToml(std::string_view text, std::string_view file,
                                                      TomlTypeName(k.type), ", got ",
                                                      NodeTypeName(*node), " ", Render(*node)));
     };
+    TomlValue v;
     switch (k.type) {
-      case TomlType::kDouble: {
-        double v = 0.0;
+      case TomlType::kDouble:
         if (const auto* f = node->as_floating_point()) {
           v = f->get();
         } else if (const auto* i = node->as_integer()) {
@@ -457,47 +497,35 @@ absl::Status ReadToml(std::string_view text, std::string_view file,
         } else {
           return wrong_type();
         }
-        if (!std::isfinite(v) || v < k.min || v > k.max) {
-          return absl::InvalidArgumentError(absl::StrCat(where, ": key '", k.path, "' = ",
-                                                         Render(*node), " is out of range [",
-                                                         k.min, ", ", k.max, "]"));
+        break;
+      case TomlType::kInt:
+        if (const auto* i = node->as_integer()) {
+          v = i->get();
+        } else {
+          return wrong_type();
         }
-        k.set(target, TomlValue(v));
         break;
-      }
-      case TomlType::kInt: {
-        const auto* i = node->as_integer();
-        if (i == nullptr) return wrong_type();
-        const std::int64_t v = i->get();
-        if (static_cast<double>(v) < k.min || static_cast<double>(v) > k.max) {
-          return absl::InvalidArgumentError(absl::StrCat(where, ": key '", k.path, "' = ", v,
-                                                         " is out of range [",
-                                                         static_cast<std::int64_t>(k.min), ", ",
-                                                         static_cast<std::int64_t>(k.max), "]"));
+      case TomlType::kBool:
+        if (const auto* b = node->as_boolean()) {
+          v = b->get();
+        } else {
+          return wrong_type();
         }
-        k.set(target, TomlValue(v));
         break;
-      }
-      case TomlType::kBool: {
-        const auto* b = node->as_boolean();
-        if (b == nullptr) return wrong_type();
-        k.set(target, TomlValue(b->get()));
-        break;
-      }
-      case TomlType::kString: {
-        const auto* str = node->as_string();
-        if (str == nullptr) return wrong_type();
-        const std::string v = str->get();
-        if (!k.choices.empty() &&
-            std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
-          return absl::InvalidArgumentError(absl::StrCat(where, ": key '", k.path, "' = \"", v,
-                                                         "\" is not one of: ",
-                                                         absl::StrJoin(k.choices, ", ")));
+      case TomlType::kString:
+        if (const auto* str = node->as_string()) {
+          v = std::string(str->get());
+        } else {
+          return wrong_type();
         }
-        k.set(target, TomlValue(v));
         break;
-      }
     }
+    if (absl::Status c = CheckValue(k, v); !c.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": key '", k.path, "' = ", Render(*node), " ", c.message()));
+    }
+    k.set(target, v);
+    if (present != nullptr) present->push_back(k.path);
   }
   return absl::OkStatus();
 }
@@ -527,6 +555,40 @@ std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool
       if (const std::string* s = std::get_if<std::string>(&v)) value = Quote(*s);
       absl::StrAppend(&out, name, " = ", value, "\n");
     }
+  }
+  return out;
+}
+
+
+std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults) {
+  std::string out = "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+  for (const TomlKey& k : keys) {
+    const TomlValue v = k.get(defaults);
+    std::string def;
+    std::string allowed;
+    switch (k.type) {
+      case TomlType::kDouble:
+        def = absl::StrCat(std::get<double>(v));
+        allowed = absl::StrCat(k.min, " to ", k.max);
+        break;
+      case TomlType::kInt:
+        def = absl::StrCat(std::get<std::int64_t>(v));
+        allowed = absl::StrCat(static_cast<std::int64_t>(k.min), " to ",
+                               static_cast<std::int64_t>(k.max));
+        break;
+      case TomlType::kBool:
+        def = std::get<bool>(v) ? "true" : "false";
+        allowed = "true, false";
+        break;
+      case TomlType::kString:
+        def = "\"" + std::get<std::string>(v) + "\"";
+        allowed = k.allowed.empty() ? absl::StrJoin(k.choices, ", ") : k.allowed;
+        if (allowed.empty()) allowed = "any";
+        break;
+    }
+    static const char* const kTypes[] = {"float", "integer", "boolean", "string"};
+    absl::StrAppend(&out, "| `", k.path, "` | ", kTypes[static_cast<int>(k.type)], " | `", def,
+                    "` | ", allowed, " | ", k.help, " |\n");
   }
   return out;
 }

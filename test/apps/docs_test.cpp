@@ -19,6 +19,15 @@ TEST(DocsTest, ConfigPageHoldsTheCurrentKeyTable) {
       << "docs/config.md is out of date: paste the output of `streampipe config --markdown`";
 }
 
+TEST(DocsTest, ConfigPageHoldsTheSweepsKeyTable) {
+  CommandResult r = RunCommand(kBin + " sweep --config-markdown");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_GT(r.out.size(), 1000u);
+  const std::string page = ReadFile(kDocs + "config.md");
+  EXPECT_NE(page.find(r.out), std::string::npos)
+      << "docs/config.md is out of date: paste the output of `streampipe sweep --config-markdown`";
+}
+
 TEST(DocsTest, ErrorsPageListsEveryExitCode) {
   const std::string page = ReadFile(kDocs + "errors.md");
   for (const char* row : {"| 0 |", "| 64 |", "| 65 |", "| 66 |", "| 69 |", "| 70 |", "| 74 |",

@@ -106,6 +106,28 @@ TEST_F(SweepCliGpuTest, ACompleteSweepWritesEveryOutputWhole) {
   EXPECT_EQ(out[0], rows[0]);
 }
 
+// --config: the file's plan is measured, a flag beside it winning over its key.
+TEST_F(SweepCliGpuTest, AConfigFileGivesThePlanAndAFlagWinsOverIt) {
+  const std::string csv = dir_ + "/from-file.csv", plan = dir_ + "/plan.toml";
+  std::ofstream(plan) << "[sweep]\ngrid = \"matmul\"\nmatmul_p = \"256\"\nstreams = \"1,2\"\n"
+                         "repetitions = 2\nper_visit = 1\nheld = 0\nwarmup = 1\n"
+                         "adaptive_batches = 12\noutput = \"" + csv + "\"\n";
+  testing::CommandResult r = testing::RunCommand("timeout 300 " + kBin + " sweep --config=" +
+                                                 plan + " --profile=" + profile_ + " --streams=1,4");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> rows = Lines(testing::ReadFile(csv));
+  ASSERT_EQ(rows.size(), 3u) << testing::ReadFile(csv);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].rfind("matmul,matmul,", 0), 0u) << rows[i];
+    // The file's settings, recorded by each row.
+    EXPECT_NE(rows[i].find("per-visit=1 held=0 warmup=1 adaptive-batches=12 "), std::string::npos)
+        << rows[i];
+  }
+  // n from the flag (1, 4), not the file (1, 2): the column after the order.
+  EXPECT_NE(rows[1].find(",depth-first,1,"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[2].find(",depth-first,4,"), std::string::npos) << rows[2];
+}
+
 TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   const std::string csv = dir_ + "/sweep.csv", partial = csv + ".partial";
   std::ofstream(csv) << "an earlier sweep\n";

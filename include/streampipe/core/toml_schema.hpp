@@ -16,6 +16,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -35,16 +37,33 @@ struct TomlKey {
   double min = 0.0;  // numbers: inclusive range
   double max = 0.0;
   std::vector<std::string> choices;  // strings: allowed values (empty: any)
+  // Strings: a check of the value beyond `choices` (null: none), and what it allows, in words
+  // (the reference table's "allowed" column).
+  std::function<absl::Status(std::string_view)> check;
+  std::string allowed;
   std::string help;
   std::function<TomlValue(const void*)> get;
   std::function<void(void*, const TomlValue&)> set;
+  // The field itself, for binding it to a command-line flag: double*, bool*, std::string*, and
+  // for kInt int* (int_bytes == sizeof(int)) or std::int64_t*.
+  std::function<void*(void*)> address;
+  int int_bytes = 0;
 };
 
 namespace detail {
-// Parses `text` (named `file` in messages) and applies it to `target` through `keys`.
+// Parses `text` (named `file` in messages) and applies it to `target` through `keys`; the paths
+// of the keys the text sets are appended to `present` (when not null).
 absl::Status ReadToml(std::string_view text, std::string_view file,
-                      const std::vector<TomlKey>& keys, void* target);
+                      const std::vector<TomlKey>& keys, void* target,
+                      std::vector<std::string>* present = nullptr);
 std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool with_help);
+// The reference table of a schema (key, type, default, allowed values, meaning), in markdown;
+// `defaults` is a default-constructed target.
+std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults);
+// Whether `value` is one `key` allows: its type's range, its choices and its check.
+// InvalidArgument with what is wrong, worded to follow the key and its value ("is out of range
+// [0, 10]", "is not one of: a, b", "is not valid: ..."); the callers name key and value.
+absl::Status CheckValue(const TomlKey& key, const TomlValue& value);
 // Reads a whole file: NotFound if missing, PermissionDenied if unreadable.
 absl::Status ReadTextFile(const std::string& path, std::string* out);
 }  // namespace detail
@@ -72,16 +91,27 @@ class TomlSchema {
     Add(std::move(path), TomlType::kString, 0, 0, std::move(choices), std::move(help), accessor,
         [](const TomlValue& v) { return std::get<std::string>(v); });
   }
-
-  // `target` holds the defaults; keys present in the text overwrite them.
-  absl::Status Read(std::string_view text, std::string_view file, T* target) const {
-    return detail::ReadToml(text, file, keys_, target);
+  // A string whose value `check` must accept (a list, a size); `allowed` says what it accepts.
+  template <typename M>
+  void String(std::string path, M accessor, std::string allowed,
+              std::function<absl::Status(std::string_view)> check, std::string help) {
+    String(std::move(path), accessor, std::vector<std::string>{}, std::move(help));
+    keys_.back().check = std::move(check);
+    keys_.back().allowed = std::move(allowed);
   }
-  absl::Status ReadFile(const std::string& path, T* target) const {
+
+  // `target` holds the defaults; keys present in the text overwrite them (and their paths are
+  // appended to `present`, when given).
+  absl::Status Read(std::string_view text, std::string_view file, T* target,
+                    std::vector<std::string>* present = nullptr) const {
+    return detail::ReadToml(text, file, keys_, target, present);
+  }
+  absl::Status ReadFile(const std::string& path, T* target,
+                        std::vector<std::string>* present = nullptr) const {
     std::string text;
     absl::Status s = detail::ReadTextFile(path, &text);
     if (!s.ok()) return s;
-    return Read(text, path, target);
+    return Read(text, path, target, present);
   }
   std::string Write(const T& value, bool with_help = true) const {
     return detail::WriteToml(keys_, &value, with_help);
@@ -119,6 +149,13 @@ class TomlSchema {
       using F = std::decay_t<decltype(field)>;
       field = static_cast<F>(convert(v));
     };
+    k.address = [accessor](void* p) -> void* { return &accessor(*static_cast<T*>(p)); };
+    using Field = std::decay_t<decltype(accessor(std::declval<T&>()))>;
+    if constexpr (std::is_integral_v<Field> && !std::is_same_v<Field, bool>) {
+      static_assert(std::is_same_v<Field, int> || std::is_same_v<Field, std::int64_t>,
+                    "integer keys are int or std::int64_t");
+      k.int_bytes = static_cast<int>(sizeof(Field));
+    }
     keys_.push_back(std::move(k));
   }
 

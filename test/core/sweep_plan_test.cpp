@@ -1,0 +1,208 @@
+#include "streampipe/core/sweep_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace streampipe {
+namespace {
+
+// Whether `text` holds `part` (printed on failure).
+::testing::AssertionResult Holds(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' does not hold '" << part << "'";
+}
+
+TEST(SweepPlanTest, DefaultsWriteAndReadBackAsThemselves) {
+  const SweepPlan defaults;
+  const std::string text = SweepPlanToml(defaults);
+  std::vector<std::string> present;
+  absl::StatusOr<SweepPlan> back = ParseSweepPlan(text, "defaults.toml");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(SweepPlanToml(*back), text);
+  // Every key is written, each once, under [sweep].
+  for (const TomlKey& k : SweepPlanSchema().keys()) {
+    ASSERT_EQ(k.path.rfind("sweep.", 0), 0u) << k.path;
+    const std::string line = "\n" + k.path.substr(6) + " = ";
+    EXPECT_NE(text.find(line), std::string::npos) << k.path;
+    EXPECT_EQ(text.find(line), text.rfind(line)) << k.path;
+  }
+}
+
+TEST(SweepPlanTest, AFileSetsItsKeysAndLeavesTheRestAtTheirDefaults) {
+  const std::string text =
+      "# the matmul and symmetric grids, both issue modes\n"
+      "[sweep]\n"
+      "grid = \"symmetric,matmul\"\n"
+      "streams = \"1..64*2\"\n"
+      "issue = \"streams,graph\"\n"
+      "size_mib = 16\n"               // an integer where a float is asked: 16.0
+      "iters = \"1,3000\"\n"
+      "matmul_p = \"512\"\n"
+      "repetitions = 9\n"
+      "judge_anchor = false\n"
+      "drift_threshold = 0.2\n"
+      "summary = \"out/summary.md\"\n";
+  std::vector<std::string> present;
+  absl::StatusOr<SweepPlan> p = ParseSweepPlan(text, "plan.toml");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->grid, "symmetric,matmul");
+  EXPECT_EQ(p->streams, "1..64*2");
+  EXPECT_EQ(p->issue, "streams,graph");
+  EXPECT_EQ(p->size_mib, 16.0);
+  EXPECT_EQ(p->iters, "1,3000");
+  EXPECT_EQ(p->matmul_p, "512");
+  EXPECT_EQ(p->repetitions, 9);
+  EXPECT_FALSE(p->judge_anchor);
+  EXPECT_EQ(p->drift_threshold, 0.2);
+  EXPECT_EQ(p->summary, "out/summary.md");
+  const SweepPlan d;
+  EXPECT_EQ(p->per_visit, d.per_visit);
+  EXPECT_EQ(p->total_mib, d.total_mib);
+  EXPECT_EQ(p->frames, d.frames);
+  EXPECT_EQ(p->output, d.output);
+  EXPECT_EQ(p->adaptive_batches, d.adaptive_batches);
+}
+
+TEST(SweepPlanTest, TheKeysAFileSetsAreListed) {
+  const std::string path = ::testing::TempDir() + "/sweep_plan_present.toml";
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("[sweep]\nheld = 0\ngrid = \"all\"\n", f);
+    std::fclose(f);
+  }
+  std::vector<std::string> present;
+  absl::StatusOr<SweepPlan> p = LoadSweepPlan(path, &present);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->held, 0);
+  EXPECT_EQ(p->grid, "all");
+  EXPECT_EQ(std::set<std::string>(present.begin(), present.end()),
+            (std::set<std::string>{"sweep.grid", "sweep.held"}));
+  std::remove(path.c_str());
+  // A missing file is NotFound, named.
+  absl::StatusOr<SweepPlan> missing = LoadSweepPlan(path);
+  EXPECT_TRUE(absl::IsNotFound(missing.status())) << missing.status();
+  EXPECT_TRUE(Holds(std::string(missing.status().message()), path));
+}
+
+struct BadFile {
+  std::string text;
+  std::string message;
+};
+
+TEST(SweepPlanTest, ABadValueNamesTheFileTheLineAndTheKey) {
+  const std::vector<BadFile> cases = {
+      {"[sweep]\n\nsize = 3\n", "plan.toml:3: unknown key 'sweep.size' (known keys in [sweep]: "},
+      {"[sweep]\nstreams = [1, 2, 4]\n",
+       "plan.toml:2: key 'sweep.streams' must be a string, got an array"},
+      {"[sweep]\nstreams = \"1,2000\"\n",
+       "plan.toml:2: key 'sweep.streams' = \"1,2000\" is not valid: value 2000 is out of range "
+       "[1, 1024]"},
+      {"[sweep]\nstreams = \"0..64*2\"\n",
+       "key 'sweep.streams' = \"0..64*2\" is not valid: list item '0..64*2'"},
+      {"[sweep]\ngrid = \"symmetric,paper\"\n",
+       "plan.toml:2: key 'sweep.grid' = \"symmetric,paper\" is not valid: unknown name 'paper'; "
+       "allowed: quick, symmetric, asymmetric, matmul, histogram, all"},
+      {"[sweep]\norders = \"depth-first,\"\n", "key 'sweep.orders' = \"depth-first,\" is not valid"},
+      {"[sweep]\nin_24ths = \"1..24\"\n", "value 24 is out of range [1, 23]"},
+      {"[sweep]\niters = \"-1,5\"\n", "value -1 is out of range [0, 2147483647]"},
+      {"[sweep]\nmatmul_p = \"0\"\n", "value 0 is out of range [1, 16384]"},
+      {"[sweep]\nframes = \"704x576,3x\"\n",
+       "key 'sweep.frames' = \"704x576,3x\" is not valid: '3x' is not WxH"},
+      {"[sweep]\nhistogram_kernel = \"private\"\n",
+       "key 'sweep.histogram_kernel' = \"private\" is not one of: shared, shared-atomic, global"},
+      {"[sweep]\nadaptive_retries = 11\n",
+       "plan.toml:2: key 'sweep.adaptive_retries' = 11 is out of range [0, 10]"},
+      {"[sweep]\ndrift_threshold = 0.0\n",
+       "key 'sweep.drift_threshold' = 0.0 is out of range [0.001, 10]"},
+      {"[sweep]\nsize_mib = 0\n", "key 'sweep.size_mib' = 0 is out of range [0.000976562, 65536]"},
+      {"[sweep]\nrepetitions = 2.5\n", "plan.toml:2: key 'sweep.repetitions' must be an integer, got a number 2.5"},
+      {"[sweep]\njudge_anchor = \"no\"\n", "plan.toml:2: key 'sweep.judge_anchor' must be a boolean, got a string \"no\""},
+      {"[pipeline]\nissue = \"graph\"\n", "plan.toml:1: unknown table [pipeline]"},
+      {"[sweep\n", "plan.toml:1:"},
+  };
+  for (const BadFile& c : cases) {
+    absl::StatusOr<SweepPlan> p = ParseSweepPlan(c.text, "plan.toml");
+    ASSERT_FALSE(p.ok()) << c.text;
+    EXPECT_TRUE(absl::IsInvalidArgument(p.status())) << p.status();
+    EXPECT_TRUE(Holds(std::string(p.status().message()), c.message)) << c.text;
+  }
+}
+
+TEST(SweepPlanTest, EmptyOrdersMeanThePerGridDefaults) {
+  absl::StatusOr<SweepPlan> p = ParseSweepPlan("[sweep]\norders = \"\"\n", "plan.toml");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->orders, "");
+  // An empty list elsewhere is an error.
+  p = ParseSweepPlan("[sweep]\nissue = \"\"\n", "plan.toml");
+  EXPECT_FALSE(p.ok());
+}
+
+TEST(SweepPlanTest, EachKeyIsAFlagOfTheSameName) {
+  std::set<std::string> flags;
+  for (const TomlKey& k : SweepPlanSchema().keys()) {
+    const std::string flag = SweepPlanFlag(k);
+    EXPECT_EQ(flag.find('_'), std::string::npos) << flag;
+    EXPECT_TRUE(flags.insert(flag).second) << flag;
+    // Bindable: every integer key is an int, every key has an address.
+    ASSERT_TRUE(k.address) << k.path;
+    if (k.type == TomlType::kInt) {
+      EXPECT_EQ(k.int_bytes, static_cast<int>(sizeof(int))) << k.path;
+    }
+  }
+  EXPECT_TRUE(flags.count("size-mib"));
+  EXPECT_TRUE(flags.count("in-24ths"));
+  EXPECT_TRUE(flags.count("adaptive-max-batches"));
+  EXPECT_TRUE(flags.count("trace-dir"));
+  // The field a key's address gives is the one the key reads and writes.
+  SweepPlan plan;
+  for (const TomlKey& k : SweepPlanSchema().keys()) {
+    if (k.path == "sweep.warmup") *static_cast<int*>(k.address(&plan)) = 7;
+    if (k.path == "sweep.frames") *static_cast<std::string*>(k.address(&plan)) = "8x8";
+  }
+  EXPECT_EQ(plan.warmup, 7);
+  EXPECT_EQ(plan.frames, "8x8");
+}
+
+TEST(SweepPlanTest, CheckValueJudgesAValueAsTheFileWould) {
+  const TomlKey* retries = nullptr;
+  const TomlKey* streams = nullptr;
+  for (const TomlKey& k : SweepPlanSchema().keys()) {
+    if (k.path == "sweep.adaptive_retries") retries = &k;
+    if (k.path == "sweep.streams") streams = &k;
+  }
+  ASSERT_NE(retries, nullptr);
+  ASSERT_NE(streams, nullptr);
+  EXPECT_TRUE(detail::CheckValue(*retries, TomlValue(std::int64_t{10})).ok());
+  absl::Status s = detail::CheckValue(*retries, TomlValue(std::int64_t{11}));
+  EXPECT_EQ(s.message(), "is out of range [0, 10]");
+  EXPECT_TRUE(detail::CheckValue(*streams, TomlValue(std::string("1,3,1024"))).ok());
+  s = detail::CheckValue(*streams, TomlValue(std::string("1,1025")));
+  EXPECT_EQ(s.message(), "is not valid: value 1025 is out of range [1, 1024]");
+}
+
+TEST(SweepPlanTest, FrameSizes) {
+  absl::StatusOr<std::vector<std::pair<int, int>>> f = ParseFrameSizes(" 704x576, 1920x1080 ");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(*f, (std::vector<std::pair<int, int>>{{704, 576}, {1920, 1080}}));
+  for (const char* bad : {"", "704", "704x", "x576", "704x576x2", "0x576", "704x-1", "70000x1",
+                          "704x576,", "a x b"}) {
+    EXPECT_FALSE(ParseFrameSizes(bad).ok()) << bad;
+  }
+}
+
+TEST(SweepPlanTest, TheReferenceTableHasARowPerKey) {
+  const std::string md = SweepPlanMarkdown();
+  for (const TomlKey& k : SweepPlanSchema().keys()) {
+    EXPECT_NE(md.find("| `" + k.path + "` |"), std::string::npos) << k.path;
+  }
+  EXPECT_TRUE(Holds(md, "| `sweep.streams` | string | `\"1..128*2\"` | list of n in [1, 1024] |"));
+  EXPECT_TRUE(Holds(md, "| `sweep.adaptive_retries` | integer | `2` | 0 to 10 |"));
+}
+
+}  // namespace
+}  // namespace streampipe
