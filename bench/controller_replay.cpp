@@ -110,6 +110,9 @@ struct Result {
   double mean = 0.0, worst = 1.0;
   std::map<int, int> chosen;  // n -> runs
   std::vector<std::vector<PointError>> predictions;  // per seed, per n
+  int drifts = 0;        // drift re-derivations over its seeds
+  int level_steps = 0;   // of them, asked for by the learned level's check
+  int level_checks = 0;  // that check's non-streamed batches over its seeds
 };
 
 // One configuration's replays; `points` are its rows (one per n).
@@ -182,6 +185,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
       o.items = kItems;
       o.h2d_bytes = first.in_bytes;
       o.d2h_bytes = first.out_bytes;
+      r.level_checks += plan.level_check;
       if (streampipe::RunsNonStreamed(plan.kind)) {
         o.components = {first.h2d_ms * std::exp(noise(rng)), first.kernel_ms * std::exp(noise(rng)),
                         first.d2h_ms * std::exp(noise(rng))};
@@ -263,6 +267,11 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
                     static_cast<long long>(e.observation), streampipe::EventKindName(e.kind),
                     e.old_streams, e.new_streams, e.reason.c_str());
       }
+    }
+    for (const streampipe::RederivationEvent& e : c.events()) {
+      if (e.kind != streampipe::EventKind::kDrift) continue;
+      ++r.drifts;
+      r.level_steps += e.reason.find("the level learned") != std::string::npos;
     }
     const double ratio = best / it->second->median_ms;
     r.mean += ratio / s.seeds;
@@ -411,9 +420,14 @@ int main(int argc, char** argv) {
               s.slow_issue ? " (their issue times too)" : "", configs.size());
   for (auto& [mode, results] : by_mode) {
     double mean = 0.0, worst = 1.0, below95 = 0.0, below98 = 0.0;
+    int drifts = 0, level_steps = 0, runs_with_step = 0, level_checks = 0;
     for (const Result& r : results) {
       mean += r.mean / results.size();
       worst = std::min(worst, r.worst);
+      drifts += r.drifts;
+      level_steps += r.level_steps;
+      runs_with_step += r.level_steps > 0;
+      level_checks += r.level_checks;
     }
     std::sort(results.begin(), results.end(),
               [](const Result& a, const Result& b) { return a.mean < b.mean; });
@@ -424,6 +438,11 @@ int main(int argc, char** argv) {
     std::printf("%-7s mean %.4f, worst run %.3f; configurations whose mean is below 0.95: %.0f, "
                 "below 0.98: %.0f\n",
                 mode.c_str(), mean, worst, below95, below98);
+    // On a stationary card every drift is noise (or --burst's): each costs a re-measurement.
+    std::printf("        drift re-derivations: %d in %zu runs, %d of them asked for by the "
+                "learned level's check (in %d configurations); that check's batches: %d\n",
+                drifts, results.size() * static_cast<std::size_t>(s.seeds), level_steps,
+                runs_with_step, level_checks);
     // The calibrated prediction's error over every point and seed: the median, the median over
     // seeds of the largest, and the points over 10 % per seed.
     std::vector<double> errors, largest;

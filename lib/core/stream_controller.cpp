@@ -26,6 +26,12 @@ constexpr double kIssueBound = 0.8;
 // per sub-chunk moves with n by up to about 2x (as graphs 4.7 us at n = 4, 8.3 at 8, 4.3 at 16 in
 // one configuration of run 116); bursts took 4.8-5.9x (runs 116 a2, 117 c1 and c3).
 constexpr double kIssueBurstFactor = 3.0;
+// The level learned at n* after a derivation (the cooldown) further than this many drift
+// thresholds from what the derivation predicted there (1.3x or 1/1.3x at the default 0.1) is a
+// workload that moved while the level was learned (CheckLearnedLevel): the detector, whose
+// reference that level is, would never see the step. Wider than the detector's own band: the
+// model's error at n* before any visit is not the workload's moving.
+constexpr double kLevelStepBand = 3.0;
 
 bool Finite(double v) { return std::isfinite(v) && v >= 0.0; }
 
@@ -441,8 +447,31 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   ++generation_;
   AddEvent(kind, std::move(reason), old_n, old_pred, n_star_, measured_ms, pending_ratio_);
   events_.back().n_kept = kept;
+  level_expected_ = events_.back().new_predicted_ms;
+  level_check_wanted_ = false;
+  level_check_pending_ = false;
   pending_ratio_ = 1.0;
   pending_old_pred_ = 0.0;
+}
+
+void StreamController::CheckLearnedLevel() {
+  const double expected = level_expected_;
+  level_expected_ = 0.0;  // once per derivation
+  // Batches of the measurement's items only: a level of smaller batches, normalized to its items,
+  // carries their fixed costs, which the prediction at those items does not scale to.
+  if (!options_.adapt || !(expected > 0.0) || !(level_ > 0.0) || !reference_ ||
+      planned_items_ != reference_->items) {
+    return;
+  }
+  const double band = 1.0 + kLevelStepBand * options_.detector.threshold;
+  const double ratio = level_ / expected;
+  if (ratio <= band && ratio >= 1.0 / band) return;
+  level_check_wanted_ = true;
+  level_check_ratio_ = ratio;
+  level_check_reason_ = absl::StrFormat(
+      "the level learned at n=%d over %d batches, %.4f ms, is %.3fx what was predicted there "
+      "(%.4f ms)",
+      n_star_, static_cast<int>(learning_.size()), level_, ratio, expected);
 }
 
 void StreamController::RequestRemeasure(std::string reason) {
@@ -857,6 +886,15 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     // to the old generation and are ignored).
     return {PlanKind::kStreamed, ClampToItems(n_star_, items), 0.0, generation_};
   }
+  // The learned level's check (CheckLearnedLevel): one non-streamed batch, before any visit.
+  if (level_check_wanted_ && explore_left_ == 0) {
+    level_check_wanted_ = false;
+    level_check_pending_ = true;
+    level_check_generation_ = generation_;
+    BatchPlan check{PlanKind::kMeasure, 1, PredictMs(1, items), generation_};
+    check.level_check = true;
+    return check;
+  }
   if (explore_left_ > 0) {
     --explore_left_;
     const int n = ClampToItems(explore_n_, items);
@@ -922,6 +960,13 @@ void StreamController::Abandon(const BatchPlan& plan) {
         if (anchor_check_pending_ && anchor_check_generation_ == generation_) {
           anchor_check_pending_ = false;  // planned again once the visits are made
           anchor_check_generation_ = -1;
+        }
+        return;
+      }
+      if (plan.level_check) {
+        if (level_check_pending_ && level_check_generation_ == generation_) {
+          level_check_pending_ = false;  // planned again at the next Plan()
+          level_check_wanted_ = true;
         }
         return;
       }
@@ -1089,6 +1134,30 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         }
         return absl::OkStatus();
       }
+      // The learned level's check: another workload than the measurement's is re-measured.
+      if (plan.level_check) {
+        if (level_check_pending_ && plan.generation == level_check_generation_ &&
+            plan.generation == generation_ && reference_) {
+          level_check_pending_ = false;
+          if (!SameWorkloadShape(*reference_, obs, options_.detector.threshold)) {
+            // Each part per item, against the measurement's.
+            const double scale =
+                static_cast<double>(reference_->items) / static_cast<double>(obs.items);
+            const auto moved = [&](double now, double then) {
+              return then > 0.0 ? now * scale / then : 0.0;
+            };
+            RequestRemeasure(absl::StrFormat(
+                "%s, and a non-streamed batch shows another workload (h2d, kernel, d2h "
+                "%.3fx/%.3fx/%.3fx the measurement's): it moved while the level was learned",
+                level_check_reason_,
+                moved(obs.components.h2d_ms, reference_->components.h2d_ms),
+                moved(obs.components.kernel_ms, reference_->components.kernel_ms),
+                moved(obs.components.d2h_ms, reference_->components.d2h_ms)));
+            if (need_measure_) pending_ratio_ = level_check_ratio_;
+          }
+        }
+        return absl::OkStatus();
+      }
       const bool first = !reference_.has_value();
       std::optional<BatchObservation> previous;  // the one a re-measurement replaces
       if (plan.kind == PlanKind::kMeasureHalves) {
@@ -1237,8 +1306,10 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
                  absl::StrFormat("n=%d measured %.4f ms (lower median), n=%d %.4f ms",
                                  plan.streams, med, old, ref),
                  old, ref, n_star_, med, med / ref);
+        level_expected_ = med;
         if (static_cast<int>(learning_.size()) >= options_.cooldown_batches) {
           level_ = Median(learning_);
+          CheckLearnedLevel();
         }
       }
     }
@@ -1253,6 +1324,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
     learning_.push_back(t);
     if (static_cast<int>(learning_.size()) >= options_.cooldown_batches) {
       level_ = Median(learning_);
+      CheckLearnedLevel();
     }
     return absl::OkStatus();
   }

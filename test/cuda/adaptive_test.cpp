@@ -54,7 +54,9 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
   int drift_batch = -1;  // the first drift at or after the change
   int own_batches = 0;   // batches from the change to that drift, exploration visits left out
   int drifts_before = 0;
+  bool from_level_check = false;  // that drift came from the learned level's check
   std::vector<int> streams_seen;
+  std::string events_seen;  // every event with its batch: what a failure prints
   for (int b = 0; b < 160; ++b) {
     if (b == 80) {
       // The kernel becomes much heavier (20000 dependent adds per item).
@@ -74,9 +76,14 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
     ASSERT_EQ(wrong, -1) << "batch " << b << " (n = " << st->streams << "): first wrong item";
     if (b >= 80 && drift_batch < 0 && st->kind != PlanKind::kExplore) ++own_batches;
     for (const RederivationEvent& e : st->events) {
+      events_seen += absl::StrCat("\n  batch ", b, ": ", EventKindName(e.kind), ", n ",
+                                  e.old_streams, " -> ", e.new_streams, ": ", e.reason);
       if (e.kind != EventKind::kDrift) continue;
       if (b < 80) ++drifts_before;
-      if (b >= 80 && drift_batch < 0) drift_batch = b;
+      if (b >= 80 && drift_batch < 0) {
+        drift_batch = b;
+        from_level_check = e.reason.find("the level learned") != std::string::npos;
+      }
     }
     streams_seen.push_back(st->streams);
   }
@@ -84,11 +91,20 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
   // slower batches; then one batch is re-measured). An exploration visit (2 batches; the
   // calibration probe comes about 80 batches in) may fall in between: its batches do not go to
   // the detector, so they are not counted (run 25: drift at batch 88, after such a visit).
-  ASSERT_GT(drift_batch, 80) << "no drift re-derivation after the kernel changed";
-  EXPECT_LE(own_batches, 7) << "drift at batch " << drift_batch;  // as batches 80 to 86
-  EXPECT_LE(drift_batch, 80 + 6 + 2 * 2);  // at most two visits in between
+  // Where the change came while the pipeline learned n*'s level after a derivation (the
+  // cooldown: a drift on noise, or a switch to a neighbour, just before batch 80), the level is
+  // the heavier kernel's and the detector cannot see the step: the learned level's check finds it
+  // once the level is learned (at most cooldown_batches after the change), with one non-streamed
+  // batch, then re-measures (run 213 failed here, before that check, with no drift at all).
+  ASSERT_GT(drift_batch, 80) << "no drift re-derivation after the kernel changed; events:"
+                             << events_seen;
+  const int cooldown = o.adaptive.cooldown_batches;
+  EXPECT_LE(own_batches, from_level_check ? cooldown + 4 : 7)  // as batches 80 to 86
+      << "drift at batch " << drift_batch << "; events:" << events_seen;
+  EXPECT_LE(drift_batch, 80 + (from_level_check ? cooldown + 4 : 6) + 2 * 2)
+      << "at most two visits in between; events:" << events_seen;
   // Stationary before the change: at most one re-derivation for a hiccup of a shared machine.
-  EXPECT_LE(drifts_before, 1);
+  EXPECT_LE(drifts_before, 1) << "events:" << events_seen;
   const auto& events = p->controller().events();
   ASSERT_GE(events.size(), 2u);
   EXPECT_EQ(events.front().kind, EventKind::kInitial);

@@ -79,6 +79,9 @@ struct BatchPlan {
   // nothing, and is told from a re-measurement's kMeasure batches of the same generation by
   // this mark, whatever the order they are observed or given back in.
   bool anchor_check = false;
+  // A kMeasure batch that checks the workload's shape after the level learned at n* came out
+  // far from its prediction (StreamController::CheckLearnedLevel): it derives nothing itself.
+  bool level_check = false;
 };
 inline constexpr std::int64_t kNoGeneration = -1;
 
@@ -409,6 +412,12 @@ class StreamController {
   double SingleFactorMs(int n) const;  // at the reference items
   LinearizedModel Linearized(double c, double s) const;  // at the reference items
   static double Median(std::vector<double> v);
+  // Once the level at n* is learned: a step of the workload while it was learned (the cooldown)
+  // would be taken as n*'s level and never declared a drift. A level beyond kLevelStepBand x the
+  // drift threshold of what the derivation predicted asks for one non-streamed batch; where its
+  // parts show another workload than the measurement's (SameWorkloadShape), n is re-measured,
+  // else the level stands (the model's error at n*, or the lease slower as a whole).
+  void CheckLearnedLevel();
   // A time from an n's samples (batch or issue times): their lower median, 0 for none. A visit
   // keeps two samples, and a right tail of slowed batches moved their median (the mean of
   // two) into every comparison and prediction at that n (run 97: the sweep's visits to n = 1
@@ -443,6 +452,17 @@ class StreamController {
   int n_star_ = 1;
   double level_ = 0.0;               // learned measured time at n* (reference items); 0: learning
   std::vector<double> learning_;
+  // What the derivation (or the switch to n*) predicted at n*, for CheckLearnedLevel once the
+  // level is learned; 0: no check in this derivation.
+  double level_expected_ = 0.0;
+  // CheckLearnedLevel found the level beyond its band: a non-streamed batch is wanted (planned at
+  // the next Plan()), then pending (planned in generation level_check_generation_, not yet
+  // observed); its reason and the level's ratio go into the drift it may declare.
+  bool level_check_wanted_ = false;
+  bool level_check_pending_ = false;
+  std::int64_t level_check_generation_ = -1;
+  std::string level_check_reason_;
+  double level_check_ratio_ = 1.0;
   std::map<int, Samples> samples_;
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
