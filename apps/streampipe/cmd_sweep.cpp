@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -599,20 +600,22 @@ std::vector<std::string> OrdersFor(const Settings& s, bool all_by_default) {
 }
 
 // --summary's file, opened before the work so that a bad path fails at once; none where the
-// flag is not given.
-absl::StatusOr<std::optional<StagedFile>> OpenSummary(const std::string& summary_path) {
+// flag is not given. `name` is what messages call it (the flag, or --config's key).
+absl::StatusOr<std::optional<StagedFile>> OpenSummary(const std::string& summary_path,
+                                                      std::string_view name = "--summary") {
   if (summary_path.empty()) return std::nullopt;
   absl::StatusOr<StagedFile> f = StagedFile::Open(summary_path);
-  if (!f.ok()) return AnnotateStatus(f.status(), "--summary");
+  if (!f.ok()) return AnnotateStatus(f.status(), name);
   return std::optional<StagedFile>(std::move(*f));
 }
 
 // The summary's tables as text on stderr, and as Markdown into `summary_file` where one is open.
-int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summary_file) {
+int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summary_file,
+                  std::string_view name = "--summary") {
   std::cerr << SummaryText(summary);
   if (summary_file) {
     if (absl::Status w = summary_file->Finish(SummaryMarkdown(summary)); !w.ok()) {
-      return Fail(kCommand, kExitIoErr, AnnotateStatus(w, "--summary"));
+      return Fail(kCommand, kExitIoErr, AnnotateStatus(w, name));
     }
   }
   return kExitOk;
@@ -714,7 +717,11 @@ void BindFlag(FlagSet& fs, const TomlKey& key, SweepPlan* plan) {
 }
 
 std::string ValueText(const TomlValue& v) {
-  if (const double* d = std::get_if<double>(&v)) return absl::StrCat(*d);
+  if (const double* d = std::get_if<double>(&v)) {
+    char buf[64];  // the shortest text that reads back as the value (not rounded to 6 digits)
+    const std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), *d);
+    return r.ec == std::errc() ? std::string(buf, r.ptr) : absl::StrCat(*d);
+  }
   if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return absl::StrCat(*i);
   if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return std::get<std::string>(v);
@@ -777,6 +784,14 @@ int RunSweep(const std::vector<std::string>& args) {
       if (fs.WasSet(SweepPlanFlag(key))) key.set(&plan, key.get(&flagged));
     }
   }
+  // The key of one of this function's own paths (every one is in the schema: a test runs each
+  // path's message).
+  auto key_of = [](std::string_view path) -> const TomlKey& {
+    const std::vector<TomlKey>& keys = SweepPlanSchema().keys();
+    const auto it = std::find_if(keys.begin(), keys.end(),
+                                 [&](const TomlKey& key) { return key.path == path; });
+    return it != keys.end() ? *it : keys.front();
+  };
   // Where a key's value came from, for the messages: its flag, the file's key or the default.
   auto from_file = [&](const TomlKey& key) {
     return !fs.WasSet(SweepPlanFlag(key)) &&
@@ -788,6 +803,17 @@ int RunSweep(const std::vector<std::string>& args) {
     if (fs.WasSet(SweepPlanFlag(key))) return absl::StrCat("--", SweepPlanFlag(key), "=", value);
     return absl::StrCat("the default --", SweepPlanFlag(key), "=", value);
   };
+  // What the messages about an output call it: its flag, or the file's key where the file gave it.
+  auto source = [&](std::string_view path) {
+    const TomlKey& key = key_of(path);
+    return from_file(key) ? absl::StrCat(config_path, ": key '", key.path, "'")
+                          : absl::StrCat("--", SweepPlanFlag(key));
+  };
+  const std::string output_flag = source("sweep.output");
+  const std::string summary_flag = source("sweep.summary");
+  const std::string trace_dir_flag = source("sweep.trace_dir");
+  const std::string adaptive_trace_flag = source("sweep.adaptive_trace");
+  const std::string profile_flag = source("sweep.profile");
   // Each value on its own (the file's were checked as it was read, with their lines).
   for (const TomlKey& key : SweepPlanSchema().keys()) {
     if (absl::Status c = detail::CheckValue(key, key.get(&plan)); !c.ok()) {
@@ -795,12 +821,6 @@ int RunSweep(const std::vector<std::string>& args) {
                   absl::StrCat(named(key), " ", c.message()));
     }
   }
-  auto key_of = [](std::string_view path) -> const TomlKey& {
-    for (const TomlKey& key : SweepPlanSchema().keys()) {
-      if (key.path == path) return key;
-    }
-    std::abort();  // a path of this file's own: not a user's input
-  };
   // Between keys: an adaptive run's cap is at least its batches.
   if (plan.adaptive_max_batches != 0 && plan.adaptive_max_batches < plan.adaptive_batches) {
     const TomlKey& cap = key_of("sweep.adaptive_max_batches");
@@ -880,7 +900,9 @@ int RunSweep(const std::vector<std::string>& args) {
   // partial` until the sweep is whole), so a sweep that stops part way keeps what it measured.
   std::optional<StagedFile> csv_file;
   if (resume && output == "-") {
-    return Fail(kCommand, kExitUsage, "--resume continues an --output file's .partial, not stdout");
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--resume continues an output file's .partial, not stdout (",
+                             output_flag, " is -)"));
   }
   if (resume) {
     absl::StatusOr<StagedFile> f = StagedFile::Resume(output, SweepCsvHeader());
@@ -899,7 +921,7 @@ int RunSweep(const std::vector<std::string>& args) {
   } else if (output != "-") {
     absl::StatusOr<StagedFile> f = StagedFile::Open(output, SweepCsvHeader());
     if (!f.ok()) {
-      absl::Status a = AnnotateStatus(f.status(), "--output");
+      absl::Status a = AnnotateStatus(f.status(), output_flag);
       if (absl::IsAlreadyExists(a)) {
         a = absl::AlreadyExistsError(
             absl::StrCat(a.message(), ", or continue that sweep: the same command with --resume"));
@@ -908,7 +930,7 @@ int RunSweep(const std::vector<std::string>& args) {
     }
     csv_file = std::move(*f);
   }
-  absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
+  absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path, summary_flag);
   if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
   std::vector<StagedFile> trace_files;
   if (!trace_dir.empty()) {
@@ -916,12 +938,12 @@ int RunSweep(const std::vector<std::string>& args) {
     std::filesystem::create_directories(trace_dir, ec);
     if (ec || !std::filesystem::is_directory(trace_dir, ec)) {
       return Fail(kCommand, kExitIoErr,
-                  absl::StrCat("--trace-dir: cannot create the directory '", trace_dir, "'",
+                  absl::StrCat(trace_dir_flag, ": cannot create the directory '", trace_dir, "'",
                                ec ? absl::StrCat(": ", ec.message()) : ""));
     }
     for (const std::string& path : TracePaths(issues, trace_dir)) {
       absl::StatusOr<StagedFile> f = StagedFile::Open(path);
-      if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace-dir"));
+      if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), trace_dir_flag));
       trace_files.push_back(*std::move(f));
     }
   }
@@ -934,7 +956,7 @@ int RunSweep(const std::vector<std::string>& args) {
     if (!existed) std::filesystem::remove(adaptive_trace, ec);
     if (!writable) {
       return Fail(kCommand, kExitIoErr,
-                  absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
+                  absl::StrCat(adaptive_trace_flag, ": cannot write '", adaptive_trace, "'"));
     }
   }
   if (CudaDeviceCount() == 0) {
@@ -1048,7 +1070,7 @@ int RunSweep(const std::vector<std::string>& args) {
         resume ? LoadDeviceProfile(profile, *device_info) : LoadOrCalibrate(profile, 0, true);
     if (!p.ok() && resume) {
       return Fail(kCommand, absl::IsNotFound(p.status()) ? kExitNoInput : kExitConfig,
-                  absl::StrCat("--resume: --profile: ", p.status().message(),
+                  absl::StrCat("--resume: ", profile_flag, ": ", p.status().message(),
                                "; but a resumed sweep reads its profile as it is and does not "
                                "calibrate one, since its rows must be measured with the stopped "
                                "sweep's: to measure with a new profile, start the sweep again "
@@ -1125,7 +1147,7 @@ int RunSweep(const std::vector<std::string>& args) {
     trace_file.open(adaptive_trace, append ? std::ios::app : std::ios::trunc);
     if (!trace_file) {
       return Fail(kCommand, kExitIoErr,
-                  absl::StrCat("--adaptive-trace: cannot write '", adaptive_trace, "'"));
+                  absl::StrCat(adaptive_trace_flag, ": cannot write '", adaptive_trace, "'"));
     }
     if (!append) {
       trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
@@ -1149,7 +1171,7 @@ int RunSweep(const std::vector<std::string>& args) {
     if (csv_file) {
       if (absl::Status w = csv_file->Append(rows); !w.ok()) {
         return Fail(kCommand, kExitIoErr,
-                    absl::StrCat(AnnotateStatus(w, "--output").message(), kept(done)));
+                    absl::StrCat(AnnotateStatus(w, output_flag).message(), kept(done)));
       }
     } else {
       std::cout << rows << std::flush;
@@ -1158,7 +1180,7 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   if (trace_file.is_open() && !(trace_file.flush() && trace_file)) {
     return Fail(kCommand, kExitIoErr,
-                absl::StrCat("--adaptive-trace: writing '", adaptive_trace, "' failed"));
+                absl::StrCat(adaptive_trace_flag, ": writing '", adaptive_trace, "' failed"));
   }
   for (const auto& [issue, e] : errors) {
     auto line = [](const std::vector<double>& v) {
@@ -1186,17 +1208,17 @@ int RunSweep(const std::vector<std::string>& args) {
   // The CSV is whole: it replaces any earlier file of that name.
   if (csv_file) {
     if (absl::Status w = csv_file->Commit(); !w.ok()) {
-      return Fail(kCommand, kExitIoErr, AnnotateStatus(w, "--output"));
+      return Fail(kCommand, kExitIoErr, AnnotateStatus(w, output_flag));
     }
   }
 
   absl::StatusOr<SweepSummary> sum = Summarize(points);
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
-  if (const int rc = ReportSummary(*sum, *summary_file); rc != kExitOk) return rc;
+  if (const int rc = ReportSummary(*sum, *summary_file, summary_flag); rc != kExitOk) return rc;
   if (!trace_dir.empty()) {
     if (absl::Status t = WriteTraces(s, issues, &trace_files); !t.ok()) {
       return Fail(kCommand, absl::IsDataLoss(t) ? kExitIoErr : kExitSoftware,
-                  AnnotateStatus(t, "--trace-dir"));
+                  AnnotateStatus(t, trace_dir_flag));
     }
   }
   return kExitOk;

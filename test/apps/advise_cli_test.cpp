@@ -362,7 +362,7 @@ TEST(AdviseCliTest, SweepResumeSaysWhatItCannotContinue) {
   std::filesystem::create_directories(dir);
   CommandResult r = RunCommand(kBin + " sweep --resume --output=-");
   EXPECT_EQ(r.exit_code, 64) << r.err;
-  EXPECT_NE(r.err.find("--resume continues an --output file's .partial, not stdout"),
+  EXPECT_NE(r.err.find("--resume continues an output file's .partial, not stdout (--output is -)"),
             std::string::npos)
       << r.err;
   r = RunCommand(kBin + " sweep --resume --output=" + dir + "/sweep.csv");

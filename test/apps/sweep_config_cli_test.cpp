@@ -134,17 +134,46 @@ TEST(SweepConfigCliTest, ABadPlanIsNamedAndMeasuresNothing) {
   EXPECT_NE(r.err.find("--config is for measuring a sweep"), std::string::npos) << r.err;
 }
 
-TEST(SweepConfigCliTest, AGoodPlanGoesOnToLookForTheGpu) {
-  if (RunCommand(kBin + " devices").exit_code == 0) GTEST_SKIP() << "a GPU is present";
-  const std::string dir = ::testing::TempDir() + "/sweep_good_plan";
-  std::filesystem::create_directories(dir);
-  const std::string plan = WritePlan("sweep_good_plan.toml", "[sweep]\ngrid = \"matmul\"\n"
-                                                             "output = \"" + dir + "/s.csv\"\n");
+// The file's paths are the sweep's outputs, opened before anything is measured (with or without
+// a GPU), and a message about one names the file's key, not a flag the line does not have.
+TEST(SweepConfigCliTest, TheFilesOutputsAreUsedAndNamedAsItsKeys) {
+  const std::string plan = WritePlan("sweep_outputs_plan.toml",
+                                     "[sweep]\ngrid = \"matmul\"\n"
+                                     "output = \"/nonexistent-dir/s.csv\"\n");
   CommandResult r = RunCommand(kBin + " sweep --config=" + plan);
-  EXPECT_EQ(r.exit_code, 69) << r.err;
-  EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
-  // The file's output was opened, then given back: nothing left.
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find(plan + ": key 'sweep.output': cannot create '/nonexistent-dir/s.csv.partial'"),
+            std::string::npos)
+      << r.err;
+  // A flag beside it is named as the flag.
+  const std::string dir = ::testing::TempDir() + "/sweep_outputs_flags";
+  std::filesystem::create_directories(dir);
+  r = RunCommand(kBin + " sweep --config=" + plan + " --output=" + dir +
+                 "/s.csv --summary=/nonexistent-dir/s.md");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("--summary: cannot create '/nonexistent-dir/s.md.partial'"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/s.csv.partial"));
+  const std::string with_summary =
+      WritePlan("sweep_outputs_summary.toml", "[sweep]\noutput = \"" + dir +
+                                                  "/s.csv\"\nsummary = \"/nonexistent-dir/s.md\"\n"
+                                                  "trace_dir = \"" + dir + "/traces\"\n");
+  r = RunCommand(kBin + " sweep --config=" + with_summary);
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find(with_summary + ": key 'sweep.summary': cannot create"), std::string::npos)
+      << r.err;
+  // --resume with stdout names where the - came from.
+  const std::string to_stdout = WritePlan("sweep_outputs_stdout.toml", "[sweep]\noutput = \"-\"\n");
+  r = RunCommand(kBin + " sweep --config=" + to_stdout + " --resume");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("not stdout (" + to_stdout + ": key 'sweep.output' is -)"),
+            std::string::npos)
+      << r.err;
+  // A flag's value in a message reads back as itself, not rounded.
+  r = RunCommand(kBin + " sweep --size-mib=65536.0001");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--size-mib=65536.0001 is out of range"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -19,7 +19,6 @@ namespace {
 TEST(SweepPlanTest, DefaultsWriteAndReadBackAsThemselves) {
   const SweepPlan defaults;
   const std::string text = SweepPlanToml(defaults);
-  std::vector<std::string> present;
   absl::StatusOr<SweepPlan> back = ParseSweepPlan(text, "defaults.toml");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(SweepPlanToml(*back), text);
@@ -46,7 +45,6 @@ TEST(SweepPlanTest, AFileSetsItsKeysAndLeavesTheRestAtTheirDefaults) {
       "judge_anchor = false\n"
       "drift_threshold = 0.2\n"
       "summary = \"out/summary.md\"\n";
-  std::vector<std::string> present;
   absl::StatusOr<SweepPlan> p = ParseSweepPlan(text, "plan.toml");
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->grid, "symmetric,matmul");
