@@ -2336,6 +2336,20 @@ TEST(StreamControllerTest, AModelOffAtNStarCostsOneNonStreamedBatchAndNoRemeasur
     EXPECT_EQ(measures, 1) << "x" << k.streamed_scale << ": the first measurement only";
     EXPECT_EQ(c.events().size(), 1u) << "x" << k.streamed_scale << ": " << c.events().back().reason;
   }
+  // In steady state (periods of overlapped batches), no check.
+  {
+    AdaptiveOptions steady = o;
+    steady.steady_state = true;
+    StreamController c = Make(steady);
+    SimulatedCard card(5);
+    card.ScaleStreamed(1.6);
+    card.ReportPeriods();
+    for (int i = 0; i < 400; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      EXPECT_FALSE(p.level_check) << i;
+      ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    }
+  }
   // With adapt off, no check.
   o.adapt = false;
   StreamController fixed = Make(o);

@@ -79,7 +79,10 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
       events_seen += absl::StrCat("\n  batch ", b, ": ", EventKindName(e.kind), ", n ",
                                   e.old_streams, " -> ", e.new_streams, ": ", e.reason);
       if (e.kind != EventKind::kDrift) continue;
-      if (b < 80) ++drifts_before;
+      // Before the change, a drift whose re-measurement found the same workload and kept n is
+      // a burst of the shared machine that the controller rode out as designed (run 214: the
+      // measurement 2.17x, then 0.46x, on one lease); one that moved n is counted.
+      if (b < 80 && !e.n_kept) ++drifts_before;
       if (b >= 80 && drift_batch < 0) {
         drift_batch = b;
         from_level_check = e.reason.find("the level learned") != std::string::npos;
@@ -103,7 +106,8 @@ TEST_F(AdaptiveGpuTest, KernelWhoseCostChangesMidStreamIsFollowedExactly) {
       << "drift at batch " << drift_batch << "; events:" << events_seen;
   EXPECT_LE(drift_batch, 80 + (from_level_check ? cooldown + 4 : 6) + 2 * 2)
       << "at most two visits in between; events:" << events_seen;
-  // Stationary before the change: at most one re-derivation for a hiccup of a shared machine.
+  // Stationary before the change: at most one re-derivation that moved n, for a hiccup of a
+  // shared machine.
   EXPECT_LE(drifts_before, 1) << "events:" << events_seen;
   const auto& events = p->controller().events();
   ASSERT_GE(events.size(), 2u);
@@ -248,7 +252,16 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
       for (std::size_t j = i + 1 - window; j <= i; ++j) total += sink.log[j].period_ms;
       EXPECT_NEAR(b.observed_ms, total / static_cast<double>(window), 1e-9 + 1e-9 * total) << i;
     }
-    EXPECT_GE(settled, 8) << "of 120 batches";
+    std::string events_seen;  // what a failure prints: the controller's events so far
+    for (const RederivationEvent& e : p->controller().events()) {
+      events_seen += absl::StrCat("\n  observation ", e.observation, ": ",
+                                  EventKindName(e.kind), ", n ", e.old_streams, " -> ",
+                                  e.new_streams, ": ", e.reason);
+    }
+    int non_streamed = 0;
+    for (const BatchStats& b : sink.log) non_streamed += b.kind == PlanKind::kMeasure;
+    EXPECT_GE(settled, 8) << "of 120 batches (run " << run << ", " << non_streamed
+                          << " non-streamed); events:" << events_seen;
     // The first run warms up and measures; the second goes on with what it learned.
     if (run == 0) {
       EXPECT_GE(sum->measured_batches, 1);
