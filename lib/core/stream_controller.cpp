@@ -459,12 +459,14 @@ void StreamController::CheckLearnedLevel() {
   level_expected_ = 0.0;  // once per derivation
   // Batches of the measurement's items only: a level of smaller batches, normalized to its items,
   // carries their fixed costs, which the prediction at those items does not scale to. Batches one
-  // at a time only: in steady state the level is of periods of overlapped batches, whose
-  // prediction the replays that measured the check (docs/results.md, session 38) do not cover,
-  // and a non-streamed batch there drains the batches in flight (run 214: the continuous GPU
-  // test settled 7 of its 120 batches where it asks for 8, the check's part in it not known).
-  if (!options_.adapt || options_.steady_state || !(expected > 0.0) || !(level_ > 0.0) ||
-      !reference_ || planned_items_ != reference_->items) {
+  // at a time only: in steady state, or where a sample was a period of overlapped batches
+  // (several in flight with steady_state off), the level is of periods, which the replays that
+  // measured the check (docs/results.md, session 38) do not cover and a latency prediction does
+  // not predict, and a non-streamed batch there drains the batches in flight (run 214: the
+  // continuous GPU test settled 7 of its 120 batches where it asks for 8, the check's part in it
+  // not known).
+  if (!options_.adapt || options_.steady_state || sampled_periods_ || !(expected > 0.0) ||
+      !(level_ > 0.0) || !reference_ || planned_items_ != reference_->items) {
     return;
   }
   const double band = 1.0 + kLevelStepBand * options_.detector.threshold;
@@ -890,8 +892,9 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     // to the old generation and are ignored).
     return {PlanKind::kStreamed, ClampToItems(n_star_, items), 0.0, generation_};
   }
-  // The learned level's check (CheckLearnedLevel): one non-streamed batch, before any visit.
-  if (level_check_wanted_ && explore_left_ == 0) {
+  // The learned level's check (CheckLearnedLevel): one non-streamed batch, before any visit, of
+  // the measurement's items (a shorter batch's fixed costs would read as another shape).
+  if (level_check_wanted_ && explore_left_ == 0 && reference_ && items == reference_->items) {
     level_check_wanted_ = false;
     level_check_pending_ = true;
     level_check_generation_ = generation_;
@@ -1143,7 +1146,10 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         if (level_check_pending_ && plan.generation == level_check_generation_ &&
             plan.generation == generation_ && reference_) {
           level_check_pending_ = false;
-          if (!SameWorkloadShape(*reference_, obs, options_.detector.threshold)) {
+          // Not where a re-measurement is already asked for (a drift, a caller): its own reason
+          // and ratio stand.
+          if (!need_measure_ && !measure_pending_ &&
+              !SameWorkloadShape(*reference_, obs, options_.detector.threshold)) {
             // Each part per item, against the measurement's.
             const double scale =
                 static_cast<double>(reference_->items) / static_cast<double>(obs.items);
@@ -1157,7 +1163,7 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
                 moved(obs.components.h2d_ms, reference_->components.h2d_ms),
                 moved(obs.components.kernel_ms, reference_->components.kernel_ms),
                 moved(obs.components.d2h_ms, reference_->components.d2h_ms)));
-            if (need_measure_) pending_ratio_ = level_check_ratio_;
+            pending_ratio_ = level_check_ratio_;
           }
         }
         return absl::OkStatus();

@@ -2383,9 +2383,81 @@ TEST(StreamControllerTest, ALevelCheckGivenBackIsPlannedAgain) {
   const BatchPlan again = c.Plan(kItems);
   EXPECT_TRUE(again.level_check);
   EXPECT_EQ(again.kind, PlanKind::kMeasure);
+  // Not planned on a batch of other items (its fixed costs would read as another shape): the
+  // batch runs at n*, and the check waits for one of the measurement's items.
+  c.Abandon(again);
+  const BatchPlan small = c.Plan(kItems / 10);
+  EXPECT_FALSE(small.level_check);
+  ASSERT_TRUE(c.Observe(small, card.Run(small, kTransferBound, kItems / 10)).ok());
+  const BatchPlan third = c.Plan(kItems);
+  ASSERT_TRUE(third.level_check);
   // Observed with another workload's parts: a re-measurement follows.
-  ASSERT_TRUE(c.Observe(again, card.Run(again, Workload2{1.23, 4.0, 1.22}, kItems)).ok());
+  ASSERT_TRUE(c.Observe(third, card.Run(third, Workload2{1.23, 4.0, 1.22}, kItems)).ok());
   EXPECT_EQ(c.Plan(kItems).kind, PlanKind::kMeasureHalves);
+}
+
+// A check observed after a re-derivation is of the old generation: ignored, however its parts
+// read; one observed while a re-measurement is already asked for leaves that one's reason.
+TEST(StreamControllerTest, AStaleOrSupersededLevelCheckDerivesNothing) {
+  AdaptiveOptions o = Options();
+  o.exploration.enabled = false;
+  constexpr Workload2 kOther{1.23, 4.0, 1.22};
+  const auto plan_check = [&](StreamController& c, SimulatedCard& card) {
+    for (int i = 0; i < 100; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      if (p.level_check) return p;
+      EXPECT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    }
+    return BatchPlan{};
+  };
+  {  // stale: a caller's measurement derives in between
+    StreamController c = Make(o);
+    SimulatedCard card(5);
+    card.ScaleStreamed(1.6);
+    const BatchPlan check = plan_check(c, card);
+    ASSERT_TRUE(check.level_check);
+    BatchPlan caller{PlanKind::kMeasure, 1, 0.0, kNoGeneration};
+    ASSERT_TRUE(c.Observe(caller, card.Run(caller, kTransferBound, kItems)).ok());
+    const std::size_t events = c.events().size();
+    ASSERT_TRUE(c.Observe(check, card.Run(check, kOther, kItems)).ok());
+    EXPECT_EQ(c.events().size(), events);
+    EXPECT_NE(c.Plan(kItems).kind, PlanKind::kMeasureHalves);
+  }
+  {  // superseded: a re-measurement asked for while the check is in flight
+    StreamController c = Make(o);
+    SimulatedCard card(5);
+    card.ScaleStreamed(1.6);
+    const BatchPlan check = plan_check(c, card);
+    ASSERT_TRUE(check.level_check);
+    c.RequestRemeasure("the caller asked");
+    ASSERT_TRUE(c.Observe(check, card.Run(check, kOther, kItems)).ok());
+    for (int i = 0; i < 10 && c.events().size() < 2; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    }
+    ASSERT_EQ(c.events().size(), 2u);
+    EXPECT_NE(c.events()[1].reason.find("the caller asked"), std::string::npos)
+        << c.events()[1].reason;
+    EXPECT_EQ(c.events()[1].reason.find("the level learned"), std::string::npos)
+        << c.events()[1].reason;
+    EXPECT_EQ(c.events()[1].mean_ratio, 1.0);
+  }
+}
+
+// Overlapped batches' periods (several in flight) are no level a latency predicts: no check,
+// with steady_state off too.
+TEST(StreamControllerTest, NoLevelCheckOverPeriods) {
+  AdaptiveOptions o = Options();
+  o.exploration.enabled = false;
+  StreamController c = Make(o);
+  SimulatedCard card(5);
+  card.ScaleStreamed(0.6);
+  card.ReportPeriods();
+  for (int i = 0; i < 200; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    EXPECT_FALSE(p.level_check) << i;
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
 }
 
 }  // namespace
