@@ -58,30 +58,15 @@ constexpr char kCommand[] = "sweep";
 constexpr const char* kTraceOrders[] = {"depth-first", "breadth-first", "engine-per-stream"};
 
 struct Settings {
+  // What the sweep measures and how (the flags over --config over the defaults); its lists are
+  // parsed into the fields below.
+  SweepPlan plan;
   std::vector<int> streams;
   std::vector<std::string> orders;  // empty: per-grid defaults
-  int repetitions = 15;
-  int per_visit = 3;  // timed batches per visit of an n in the rounds
-  int held = 2;       // batches per visit held until issued (RunHeld), after the timed ones
-  int warmup = 3;
-  int adaptive_batches = 150;
-  // Then on while the run's calibration owes visits (StreamController::CalibrationComplete),
-  // up to this many batches in all; 0: 4 x adaptive_batches.
+  // The most batches an adaptive run takes (then on while the run's calibration owes visits,
+  // StreamController::CalibrationComplete): plan.adaptive_max_batches, its 0 made 4 x
+  // plan.adaptive_batches.
   int adaptive_max_batches = 0;
-  int adaptive_retries = 2;  // adaptive runs repeated where one disagrees with the rounds
-  double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
-  // The kernel timed at half the batch too (the current model's fixed kernel part), by the
-  // rounds and by the adaptive pipeline (AdaptiveOptions::measure_kernel_halves).
-  bool kernel_halves = AdaptiveOptions{}.measure_kernel_halves;
-  // Non-streamed batches per (re-)measurement of the adaptive pipeline (the median of their
-  // parts: AdaptiveOptions::measure_batches).
-  int measure_batches = AdaptiveOptions{}.measure_batches;
-  // The adaptive pipeline's anchor check (AdaptiveOptions::check_anchor).
-  bool check_anchor = AdaptiveOptions{}.check_anchor;
-  // Whether the adaptive-run check judges the run's non-streamed measurement too (sweep.hpp).
-  bool judge_anchor = true;
-  // The adaptive pipeline's drift threshold (AdaptiveOptions::detector.threshold).
-  double drift_threshold = AdaptiveOptions{}.detector.threshold;
   DeviceTraits traits;
   // What every row records of how it was measured (SweepPoint::settings; MeasuringSettings).
   std::string settings;
@@ -132,18 +117,18 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
                                               int hardware_queues,
                                               const std::string& profile_fingerprint) {
   std::vector<std::pair<std::string, std::string>> v = {
-      {"per-visit", absl::StrCat(std::min(s.per_visit, s.repetitions))},
-      {"held", absl::StrCat(s.held)},
-      {"warmup", absl::StrCat(s.warmup)},
-      {"adaptive-batches", absl::StrCat(s.adaptive_batches)},
+      {"per-visit", absl::StrCat(std::min(s.plan.per_visit, s.plan.repetitions))},
+      {"held", absl::StrCat(s.plan.held)},
+      {"warmup", absl::StrCat(s.plan.warmup)},
+      {"adaptive-batches", absl::StrCat(s.plan.adaptive_batches)},
       {"adaptive-max-batches", absl::StrCat(s.adaptive_max_batches)},
-      {"adaptive-retries", absl::StrCat(s.adaptive_retries)},
-      {"judge-anchor", s.judge_anchor ? "true" : "false"},
-      {"kernel-halves", s.kernel_halves ? "true" : "false"},
-      {"probe-ratio", SweepSettingNumber(s.probe_ratio)},
-      {"check-anchor", s.check_anchor ? "true" : "false"},
-      {"measure-batches", absl::StrCat(s.measure_batches)},
-      {"drift-threshold", SweepSettingNumber(s.drift_threshold)}};
+      {"adaptive-retries", absl::StrCat(s.plan.adaptive_retries)},
+      {"judge-anchor", s.plan.judge_anchor ? "true" : "false"},
+      {"kernel-halves", s.plan.kernel_halves ? "true" : "false"},
+      {"probe-ratio", SweepSettingNumber(s.plan.probe_ratio)},
+      {"check-anchor", s.plan.check_anchor ? "true" : "false"},
+      {"measure-batches", absl::StrCat(s.plan.measure_batches)},
+      {"drift-threshold", SweepSettingNumber(s.plan.drift_threshold)}};
   if (histogram) v.emplace_back("histogram-kernel", histogram_kernel);
   // The streams' hardware queues (CUDA_DEVICE_MAX_CONNECTIONS): the runtime's, not the profile's.
   v.emplace_back("hardware-queues", absl::StrCat(hardware_queues));
@@ -218,14 +203,16 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       th.push_back(st.components.h2d_ms);
       tk.push_back(st.components.kernel_ms);
       td.push_back(st.components.d2h_ms);
-      if (s.kernel_halves) {
+      if (s.plan.kernel_halves) {
         STREAMPIPE_ASSIGN_OR_RETURN(BatchStats half, p.MeasureKernelHalves(batch));
         if (half.components.kernel_half_ms > 0.0) tk_half.push_back(half.components.kernel_half_ms);
       }
     }
     return absl::OkStatus();
   };
-  for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.MeasureComponents(batch).status());
+  for (int r = 0; r < s.plan.warmup; ++r) {
+    STREAMPIPE_RETURN_IF_ERROR(p.MeasureComponents(batch).status());
+  }
 
   // Every n, in rounds that visit each n in turn (ascending, then descending), with the
   // adaptive pipeline's run between the first and the second half of the rounds. On a shared
@@ -237,12 +224,12 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   // rounds of single batches measured every point cold (run 47: graph issue times at the
   // chosen n 17 % over the adaptive pipeline's own).
   for (int n : ns) {
-    for (int r = 0; r < s.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
+    for (int r = 0; r < s.plan.warmup; ++r) STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, n).status());
   }
   // Timed batches per visit (--per-visit): 3 by default; as many as --repetitions measures each
   // n in one run (rounds of one), the regime the adaptive pipeline's chosen n runs in.
-  const int per_visit = std::min(s.per_visit, s.repetitions);
-  const int total_rounds = (s.repetitions + per_visit - 1) / per_visit;
+  const int per_visit = std::min(s.plan.per_visit, s.plan.repetitions);
+  const int total_rounds = (s.plan.repetitions + per_visit - 1) / per_visit;
   // At least seven components in all (two per round in the usual five rounds; all seven in the
   // one round of --per-visit=--repetitions).
   const int components_per_round = std::max(2, (7 + total_rounds - 1) / total_rounds);
@@ -254,14 +241,14 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       for (std::size_t k = 0; k < ns.size(); ++k) {
         const std::size_t i = r % 2 == 0 ? k : ns.size() - 1 - k;
         STREAMPIPE_RETURN_IF_ERROR(p.Run(batch, ns[i]).status());  // cold, untimed
-        for (int b = 0; b < per_visit && static_cast<int>(ms[i].size()) < s.repetitions; ++b) {
+        for (int b = 0; b < per_visit && static_cast<int>(ms[i].size()) < s.plan.repetitions; ++b) {
           STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.Run(batch, ns[i]));
           ms[i].push_back(st.elapsed_ms);
           issue[i].push_back(st.issue_ms);
         }
         // The same n with the host's issue hidden: the device's time alone. A gate that opened
         // itself before the host had issued the batch timed the host too: not a sample.
-        for (int b = 0; b < s.held; ++b) {
+        for (int b = 0; b < s.plan.held; ++b) {
           STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, p.RunHeld(batch, ns[i]));
           if (st.held) {
             held[i].push_back(st.elapsed_ms);
@@ -280,11 +267,11 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   PipelineOptions ao = OptionsFor(c, s, max_n);
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
-  ao.adaptive.exploration.probe_ratio = s.probe_ratio;
-  ao.adaptive.measure_kernel_halves = s.kernel_halves;
-  ao.adaptive.measure_batches = s.measure_batches;
-  ao.adaptive.check_anchor = s.check_anchor;
-  ao.adaptive.detector.threshold = s.drift_threshold;
+  ao.adaptive.exploration.probe_ratio = s.plan.probe_ratio;
+  ao.adaptive.measure_kernel_halves = s.plan.kernel_halves;
+  ao.adaptive.measure_batches = s.plan.measure_batches;
+  ao.adaptive.check_anchor = s.plan.check_anchor;
+  ao.adaptive.detector.threshold = s.plan.drift_threshold;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;
@@ -315,7 +302,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   int unjudged_i = -1;
   double unjudged_deviation = std::numeric_limits<double>::infinity();
   bool unjudged_done = false;
-  for (int run = 0; run <= s.adaptive_retries; ++run) {
+  for (int run = 0; run <= s.plan.adaptive_retries; ++run) {
     STREAMPIPE_ASSIGN_OR_RETURN(StreamPipeline candidate, StreamPipeline::Create(ao));
     std::vector<TracedBatch> traced;
     const auto run_begin = std::chrono::steady_clock::now();
@@ -326,7 +313,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     // others; docs/results.md, session 27).
     int batches_run = 0;
     for (int b = 0; b < s.adaptive_max_batches &&
-                    (b < s.adaptive_batches || !candidate.controller().CalibrationComplete());
+                    (b < s.plan.adaptive_batches || !candidate.controller().CalibrationComplete());
          ++b) {
       ++batches_run;
       const auto wall = std::chrono::system_clock::now();
@@ -344,7 +331,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     const std::optional<BatchObservation>& ref = candidate.controller().reference();
     const AdaptiveAgreement a = CompareAdaptiveRun(
         candidate.controller().Measured(),
-        ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds, s.judge_anchor);
+        ref && ref->items == c.items ? ref->measured_ms : 0.0, first_rounds, s.plan.judge_anchor);
     const bool better = kept_i < 0 || a.deviation < agreement.deviation;
     const bool calibrated = candidate.controller().CalibrationComplete();
     std::cerr << absl::StrFormat(
@@ -353,7 +340,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
         "n=1 %.3f (%.2f of its tolerance, %s)\n",
         run + 1, batches_run, calibrated ? "complete" : "incomplete", a.samples_ratio,
         a.compared, a.worst_ratio, a.worst_n, a.deviation, better ? ", kept" : "",
-        a.reference_ratio, a.reference_deviation, s.judge_anchor ? "judged" : "not judged");
+        a.reference_ratio, a.reference_deviation, s.plan.judge_anchor ? "judged" : "not judged");
     runs.emplace_back(std::move(candidate));
     if (better) {
       kept_i = run;
@@ -439,7 +426,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     pt.median_ms = Percentile(ms[i], 0.5);
     pt.p10_ms = Percentile(ms[i], 0.1);
     pt.p90_ms = Percentile(ms[i], 0.9);
-    pt.repetitions = s.repetitions;
+    pt.repetitions = s.plan.repetitions;
     pt.settings = s.settings;
     pt.issue_ms = Percentile(issue[i], 0.5);
     pt.h2d_ms = w.times.h2d_ms;
@@ -839,23 +826,12 @@ int RunSweep(const std::vector<std::string>& args) {
   }
 
   Settings s;
-  s.repetitions = plan.repetitions;
-  s.per_visit = plan.per_visit;
-  s.held = plan.held;
-  s.warmup = plan.warmup;
-  s.adaptive_batches = plan.adaptive_batches;
+  s.plan = plan;
   s.adaptive_max_batches = plan.adaptive_max_batches;
-  s.adaptive_retries = plan.adaptive_retries;
-  s.judge_anchor = plan.judge_anchor;
-  s.kernel_halves = plan.kernel_halves;
-  s.probe_ratio = plan.probe_ratio;
-  s.check_anchor = plan.check_anchor;
-  s.measure_batches = plan.measure_batches;
-  s.drift_threshold = plan.drift_threshold;
   if (s.adaptive_max_batches == 0) {
-    s.adaptive_max_batches = s.adaptive_batches > std::numeric_limits<int>::max() / 4
+    s.adaptive_max_batches = s.plan.adaptive_batches > std::numeric_limits<int>::max() / 4
                                  ? std::numeric_limits<int>::max()
-                                 : 4 * s.adaptive_batches;
+                                 : 4 * s.plan.adaptive_batches;
   }
   const std::string& output = plan.output;
   const std::string& summary_path = plan.summary;
@@ -1097,7 +1073,7 @@ int RunSweep(const std::vector<std::string>& args) {
   std::set<SweepConfigKey> resumed;
   if (resume) {
     SweepResume expected;
-    expected.repetitions = s.repetitions;
+    expected.repetitions = s.plan.repetitions;
     expected.settings = s.settings;
     for (const Config& c : configs) expected.streams[KeyOf(c)] = StreamsFor(c, s);
     const std::string where = absl::StrCat("--resume: '", csv_file->partial_path(), "'");

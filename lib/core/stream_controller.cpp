@@ -27,7 +27,8 @@ constexpr double kIssueBound = 0.8;
 // one configuration of run 116); bursts took 4.8-5.9x (runs 116 a2, 117 c1 and c3).
 constexpr double kIssueBurstFactor = 3.0;
 // The level learned at n* after a derivation (the cooldown) further than this many drift
-// thresholds from what the derivation predicted there (1.3x or 1/1.3x at the default 0.1) is a
+// thresholds from what was expected there (the derivation's prediction, or after a switch the
+// visit's lower median; 1.3x or 1/1.3x at the default 0.1) is a
 // workload that moved while the level was learned (CheckLearnedLevel): the detector, whose
 // reference that level is, would never see the step. Wider than the detector's own band: the
 // model's error at n* before any visit is not the workload's moving.

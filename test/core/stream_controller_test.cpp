@@ -2363,21 +2363,24 @@ TEST(StreamControllerTest, AModelOffAtNStarCostsOneNonStreamedBatchAndNoRemeasur
 }
 
 // The check's batch given back is planned again; one observed after a re-derivation is stale.
+// Runs the stationary workload until the learned level's check is planned (within 100 batches);
+// that plan, not yet observed (a plan without level_check where none came).
+BatchPlan PlanUntilLevelCheck(StreamController& c, SimulatedCard& card) {
+  for (int i = 0; i < 100; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    if (p.level_check) return p;
+    EXPECT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  return BatchPlan{};
+}
+
 TEST(StreamControllerTest, ALevelCheckGivenBackIsPlannedAgain) {
   AdaptiveOptions o = Options();
   o.exploration.enabled = false;
   StreamController c = Make(o);
   SimulatedCard card(5);
   card.ScaleStreamed(1.6);
-  BatchPlan check;
-  for (int i = 0; i < 100 && !check.level_check; ++i) {
-    const BatchPlan p = c.Plan(kItems);
-    if (p.level_check) {
-      check = p;
-      break;
-    }
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
-  }
+  const BatchPlan check = PlanUntilLevelCheck(c, card);
   ASSERT_TRUE(check.level_check);
   c.Abandon(check);
   const BatchPlan again = c.Plan(kItems);
@@ -2402,19 +2405,11 @@ TEST(StreamControllerTest, AStaleOrSupersededLevelCheckDerivesNothing) {
   AdaptiveOptions o = Options();
   o.exploration.enabled = false;
   constexpr Workload2 kOther{1.23, 4.0, 1.22};
-  const auto plan_check = [&](StreamController& c, SimulatedCard& card) {
-    for (int i = 0; i < 100; ++i) {
-      const BatchPlan p = c.Plan(kItems);
-      if (p.level_check) return p;
-      EXPECT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
-    }
-    return BatchPlan{};
-  };
   {  // stale: a caller's measurement derives in between
     StreamController c = Make(o);
     SimulatedCard card(5);
     card.ScaleStreamed(1.6);
-    const BatchPlan check = plan_check(c, card);
+    const BatchPlan check = PlanUntilLevelCheck(c, card);
     ASSERT_TRUE(check.level_check);
     BatchPlan caller{PlanKind::kMeasure, 1, 0.0, kNoGeneration};
     ASSERT_TRUE(c.Observe(caller, card.Run(caller, kTransferBound, kItems)).ok());
@@ -2427,7 +2422,7 @@ TEST(StreamControllerTest, AStaleOrSupersededLevelCheckDerivesNothing) {
     StreamController c = Make(o);
     SimulatedCard card(5);
     card.ScaleStreamed(1.6);
-    const BatchPlan check = plan_check(c, card);
+    const BatchPlan check = PlanUntilLevelCheck(c, card);
     ASSERT_TRUE(check.level_check);
     c.RequestRemeasure("the caller asked");
     ASSERT_TRUE(c.Observe(check, card.Run(check, kOther, kItems)).ok());
