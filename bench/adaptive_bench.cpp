@@ -156,7 +156,7 @@ void Stationary() {
     const double fixed_mean = fixed_total / static_cast<double>(fixed_batches);
     std::string events;
     for (const RederivationEvent& e : p->controller().events()) {
-      events += absl::StrFormat("%s:%d->%d ", EventKindName(e.kind), e.old_streams, e.new_streams);
+      events += absl::StrFormat("%s:%d->%d ", bench::EventLabel(e), e.old_streams, e.new_streams);
     }
     std::printf("%-6d %7d %9.4f %8d %10.4f %9.4f %9.4f %9.4f %6lld  %s\n", iters, best_n, best,
                 p->chosen_streams(), mean, best / mean, fixed_mean, fixed_mean / mean,
@@ -190,7 +190,8 @@ void TwoPhase() {
               "%.3f ms), phase B spin %d (kernel ~%.1fx copy-in); %lld batches per phase\n",
               g_two_phase_mib, g_two_phase_mib * 4, m.components.kernel_ms, m.components.h2d_ms,
               heavy, g_heavy_ratio, static_cast<long long>(g_batches));
-  auto run = [&](std::optional<int> n, double* a, double* b, std::vector<int>* seen, int* rederiv) {
+  auto run = [&](std::optional<int> n, double* a, double* b, std::vector<int>* seen,
+                 std::string* rederiv) {
     auto p = StreamPipeline::Create(Base(kItems, in_b, 4, bench::ReduceSpinLauncher(spin.data())));
     set_spin(0);
     for (int w = 0; w < 3; ++w) (void)(n ? p->Run(batch, *n) : p->Run(batch));
@@ -207,7 +208,12 @@ void TwoPhase() {
         if (seen && (seen->empty() || seen->back() != st->streams)) seen->push_back(st->streams);
       }
     }
-    if (rederiv) *rederiv = static_cast<int>(p->controller().events().size());
+    if (rederiv) {
+      for (const RederivationEvent& e : p->controller().events()) {
+        *rederiv += absl::StrFormat(" %s:%d->%d", bench::EventLabel(e), e.old_streams,
+                                    e.new_streams);
+      }
+    }
   };
   std::printf("%-8s %12s %12s %12s\n", "n", "phaseA_ms", "phaseB_ms", "total_ms");
   double best_a = 1e30, best_b = 1e30, best_total = 1e30;
@@ -224,12 +230,12 @@ void TwoPhase() {
   }
   double a = 0, b = 0;
   std::vector<int> seen;
-  int rederiv = 0;
+  std::string rederiv;  // the events, labelled
   run(std::nullopt, &a, &b, &seen, &rederiv);
   std::string path;
   for (int n : seen) path += absl::StrFormat("%d ", n);
-  std::printf("%-8s %12.2f %12.2f %12.2f   n over time: %s(%d events)\n", "adaptive", a, b,
-              a + b, path.c_str(), rederiv);
+  std::printf("%-8s %12.2f %12.2f %12.2f   n over time: %s(events:%s)\n", "adaptive", a, b,
+              a + b, path.c_str(), rederiv.c_str());
   std::printf("per-phase best: A n=%d %.2f ms, B n=%d %.2f ms; adaptive / per-phase best = %.4f\n",
               best_a_n, best_a, best_b_n, best_b, (best_a + best_b) / (a + b));
   std::printf("best single fixed n=%d %.2f ms; adaptive is %.1f %% faster; that fixed n loses "
