@@ -771,14 +771,20 @@ int RunSweep(const std::vector<std::string>& args) {
       if (fs.WasSet(SweepPlanFlag(key))) key.set(&plan, key.get(&flagged));
     }
   }
-  // The key of one of this function's own paths (every one is in the schema: a test runs each
-  // path's message).
-  auto key_of = [](std::string_view path) -> const TomlKey& {
-    const std::vector<TomlKey>& keys = SweepPlanSchema().keys();
-    const auto it = std::find_if(keys.begin(), keys.end(),
-                                 [&](const TomlKey& key) { return key.path == path; });
-    return it != keys.end() ? *it : keys.front();
-  };
+  // The keys this function's messages name, looked up once: a path the schema lacks is this
+  // program's error, said as such (a test runs each path's message).
+  std::map<std::string_view, const TomlKey*> named_keys;
+  for (std::string_view path :
+       {"sweep.output", "sweep.summary", "sweep.trace_dir", "sweep.adaptive_trace",
+        "sweep.profile", "sweep.adaptive_max_batches", "sweep.adaptive_batches"}) {
+    named_keys[path] = SweepPlanSchema().Find(path);
+    if (named_keys[path] == nullptr) {
+      return Fail(kCommand, kExitSoftware,
+                  absl::StrCat("internal error: the sweep's schema has no key '",
+                               std::string(path), "'"));
+    }
+  }
+  auto key_of = [&](std::string_view path) -> const TomlKey& { return *named_keys.at(path); };
   // Where a key's value came from, for the messages: its flag, the file's key or the default.
   auto from_file = [&](const TomlKey& key) {
     return !fs.WasSet(SweepPlanFlag(key)) &&

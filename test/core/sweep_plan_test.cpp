@@ -158,21 +158,31 @@ TEST(SweepPlanTest, EachKeyIsAFlagOfTheSameName) {
   EXPECT_TRUE(flags.count("trace-dir"));
   // The field a key's address gives is the one the key reads and writes.
   SweepPlan plan;
-  for (const TomlKey& k : SweepPlanSchema().keys()) {
-    if (k.path == "sweep.warmup") *static_cast<int*>(k.address(&plan)) = 7;
-    if (k.path == "sweep.frames") *static_cast<std::string*>(k.address(&plan)) = "8x8";
-  }
+  const TomlKey* warmup = SweepPlanSchema().Find("sweep.warmup");
+  const TomlKey* frames = SweepPlanSchema().Find("sweep.frames");
+  ASSERT_NE(warmup, nullptr);
+  ASSERT_NE(frames, nullptr);
+  *static_cast<int*>(warmup->address(&plan)) = 7;
+  *static_cast<std::string*>(frames->address(&plan)) = "8x8";
   EXPECT_EQ(plan.warmup, 7);
   EXPECT_EQ(plan.frames, "8x8");
 }
 
-TEST(SweepPlanTest, CheckValueJudgesAValueAsTheFileWould) {
-  const TomlKey* retries = nullptr;
-  const TomlKey* streams = nullptr;
-  for (const TomlKey& k : SweepPlanSchema().keys()) {
-    if (k.path == "sweep.adaptive_retries") retries = &k;
-    if (k.path == "sweep.streams") streams = &k;
+TEST(SweepPlanTest, FindGivesTheKeyAtAPathAndNothingElsewhere) {
+  const TomlSchema<SweepPlan>& schema = SweepPlanSchema();
+  for (const TomlKey& k : schema.keys()) {
+    const TomlKey* found = schema.Find(k.path);
+    ASSERT_NE(found, nullptr) << k.path;
+    EXPECT_EQ(found, &k) << k.path;
   }
+  EXPECT_EQ(schema.Find("sweep.no_such_key"), nullptr);
+  EXPECT_EQ(schema.Find("output"), nullptr);  // the path, not the name under [sweep]
+  EXPECT_EQ(schema.Find(""), nullptr);
+}
+
+TEST(SweepPlanTest, CheckValueJudgesAValueAsTheFileWould) {
+  const TomlKey* retries = SweepPlanSchema().Find("sweep.adaptive_retries");
+  const TomlKey* streams = SweepPlanSchema().Find("sweep.streams");
   ASSERT_NE(retries, nullptr);
   ASSERT_NE(streams, nullptr);
   EXPECT_TRUE(detail::CheckValue(*retries, TomlValue(std::int64_t{10})).ok());

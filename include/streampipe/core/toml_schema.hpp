@@ -117,6 +117,13 @@ class TomlSchema {
     return detail::WriteToml(keys_, &value, with_help);
   }
   const std::vector<TomlKey>& keys() const { return keys_; }
+  // The key at `path`; nullptr where the schema has none.
+  const TomlKey* Find(std::string_view path) const {
+    for (const TomlKey& key : keys_) {
+      if (key.path == path) return &key;
+    }
+    return nullptr;
+  }
 
  private:
   // `accessor` is a callable T& -> field& (a lambda), so that nested fields work.
