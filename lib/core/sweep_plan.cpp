@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "streampipe/core/histogram_kernel.hpp"
 #include "streampipe/core/sweep.hpp"
 
 namespace streampipe {
@@ -126,7 +127,7 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
     s->Int("sweep.batch_frames", [](P& p) -> int& { return p.batch_frames; }, 1, 1 << 20,
            "histogram: frames per batch");
     s->String("sweep.histogram_kernel", [](P& p) -> std::string& { return p.histogram_kernel; },
-              {"shared", "shared-atomic", "global"},
+              HistogramKernelNames(),
               "histogram: shared (merged in thread-block clusters where the device can), "
               "shared-atomic (merged with global atomics after a memset) or global");
 

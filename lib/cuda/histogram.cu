@@ -230,26 +230,6 @@ KernelLauncher MakeClusterLauncher(long long pixels, bool rgb, const ClusterShap
 
 }  // namespace
 
-absl::StatusOr<HistogramKernel> ParseHistogramKernel(std::string_view name) {
-  if (name == "shared") return HistogramKernel::kShared;
-  if (name == "shared-atomic") return HistogramKernel::kSharedAtomic;
-  if (name == "global") return HistogramKernel::kGlobal;
-  return absl::InvalidArgumentError(absl::StrCat("unknown histogram kernel '", std::string(name),
-                                                 "'; valid: shared, shared-atomic, global"));
-}
-
-const char* HistogramKernelName(HistogramKernel kernel) {
-  switch (kernel) {
-    case HistogramKernel::kShared:
-      return "shared";
-    case HistogramKernel::kSharedAtomic:
-      return "shared-atomic";
-    case HistogramKernel::kGlobal:
-      return "global";
-  }
-  return "unknown";
-}
-
 namespace histogram_internal {
 
 ClusterShape DefaultClusterShape(long long pixels) {

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "streampipe/core/histogram_kernel.hpp"  // HistogramKernel, its names
 #include "streampipe/cuda/pipeline_types.hpp"
 #include "streampipe/video/frame_format.hpp"
 
@@ -35,11 +36,6 @@ namespace streampipe {
 
 inline constexpr std::size_t kHistogramBins = 256;
 inline constexpr std::size_t kHistogramBytes = kHistogramBins * sizeof(std::uint32_t);
-
-enum class HistogramKernel { kShared, kGlobal, kSharedAtomic };
-// shared, global, shared-atomic; InvalidArgument naming the valid ones otherwise.
-absl::StatusOr<HistogramKernel> ParseHistogramKernel(std::string_view name);
-const char* HistogramKernelName(HistogramKernel kernel);
 
 // Whether kShared merges frames of `format` in clusters on the current device (false for a
 // format the kernels do not take).
