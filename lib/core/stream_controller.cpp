@@ -450,7 +450,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   events_.back().n_kept = kept;
   level_expected_ = events_.back().new_predicted_ms;
   level_check_wanted_ = false;
-  level_check_pending_ = false;
+  level_check_planned_in_.reset();
   pending_ratio_ = 1.0;
   pending_old_pred_ = 0.0;
 }
@@ -897,8 +897,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   // the measurement's items (a shorter batch's fixed costs would read as another shape).
   if (level_check_wanted_ && explore_left_ == 0 && reference_ && items == reference_->items) {
     level_check_wanted_ = false;
-    level_check_pending_ = true;
-    level_check_generation_ = generation_;
+    level_check_planned_in_ = generation_;
     BatchPlan check{PlanKind::kMeasure, 1, PredictMs(1, items), generation_};
     check.level_check = true;
     return check;
@@ -972,8 +971,8 @@ void StreamController::Abandon(const BatchPlan& plan) {
         return;
       }
       if (plan.level_check) {
-        if (level_check_pending_ && level_check_generation_ == generation_) {
-          level_check_pending_ = false;  // planned again at the next Plan()
+        if (level_check_planned_in_ == generation_) {
+          level_check_planned_in_.reset();  // planned again at the next Plan()
           level_check_wanted_ = true;
         }
         return;
@@ -1144,9 +1143,9 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       }
       // The learned level's check: another workload than the measurement's is re-measured.
       if (plan.level_check) {
-        if (level_check_pending_ && plan.generation == level_check_generation_ &&
-            plan.generation == generation_ && reference_) {
-          level_check_pending_ = false;
+        if (level_check_planned_in_ == plan.generation && plan.generation == generation_ &&
+            reference_) {
+          level_check_planned_in_.reset();
           // Not where a re-measurement is already asked for (a drift, a caller): its own reason
           // and ratio stand.
           if (!need_measure_ && !measure_pending_ &&

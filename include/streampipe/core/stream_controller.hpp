@@ -456,11 +456,10 @@ class StreamController {
   // level is learned; 0: no check in this derivation.
   double level_expected_ = 0.0;
   // CheckLearnedLevel found the level beyond its band: a non-streamed batch is wanted (planned at
-  // the next Plan()), then pending (planned in generation level_check_generation_, not yet
-  // observed); its reason and the level's ratio go into the drift it may declare.
+  // the next Plan()), then planned in the generation level_check_planned_in_ holds until it is
+  // observed or given back; its reason and the level's ratio go into the drift it may declare.
   bool level_check_wanted_ = false;
-  bool level_check_pending_ = false;
-  std::int64_t level_check_generation_ = -1;
+  std::optional<std::int64_t> level_check_planned_in_;
   std::string level_check_reason_;
   double level_check_ratio_ = 1.0;
   std::map<int, Samples> samples_;
