@@ -3,6 +3,7 @@
 // order, exactly, with bounded memory; the event log; configuration.
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -264,8 +265,39 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
     }
     int non_streamed = 0;
     for (const BatchStats& b : sink.log) non_streamed += b.kind == PlanKind::kMeasure;
+    // The run batch by batch, for the count below and its failure: M a measured batch (h its
+    // halves), w warm-up, g a batch that found the GPU idle (the host fell behind: the 8 x
+    // max_in_flight batches before periods are samples start again), S a sample, . the rest;
+    // a digit where n changes (its first digit).
+    std::string shape;
+    int gaps = 0;
+    int last_n = 0;
+    for (std::size_t i = 0; i < sink.log.size(); ++i) {
+      const BatchStats& b = sink.log[i];
+      const bool timed = b.kind == PlanKind::kStreamed || b.kind == PlanKind::kExplore;
+      if (timed && b.streams != last_n) {
+        shape += absl::StrCat(b.streams).substr(0, 1);
+        last_n = b.streams;
+      }
+      const bool after_measured = i > 0 && sink.log[i - 1].kind == PlanKind::kMeasure;
+      if (b.kind == PlanKind::kMeasure) {
+        shape += 'M';
+      } else if (b.kind == PlanKind::kMeasureHalves) {
+        shape += 'h';
+      } else if (b.kind == PlanKind::kWarmup) {
+        shape += 'w';
+      } else if (!b.overlapped && !after_measured) {
+        shape += 'g';
+        ++gaps;
+      } else {
+        shape += timed && b.settled ? 'S' : '.';
+      }
+    }
+    std::printf("run %d: %d samples, %d gaps, %d non-streamed: %s\n", run, settled, gaps,
+                non_streamed, shape.c_str());
     EXPECT_GE(settled, 8) << "of 120 batches (run " << run << ", " << non_streamed
-                          << " non-streamed); events:" << events_seen;
+                          << " non-streamed, " << gaps << " host gaps): " << shape
+                          << "\nevents:" << events_seen;
     // The first run warms up and measures; the second goes on with what it learned.
     if (run == 0) {
       EXPECT_GE(sum->measured_batches, 1);
