@@ -771,20 +771,22 @@ int RunSweep(const std::vector<std::string>& args) {
       if (fs.WasSet(SweepPlanFlag(key))) key.set(&plan, key.get(&flagged));
     }
   }
-  // The keys this function's messages name, looked up once: a path the schema lacks is this
+  // The keys this function's messages name, each looked up once: a path the schema lacks is this
   // program's error, said as such (a test runs each path's message).
-  std::map<std::string_view, const TomlKey*> named_keys;
-  for (std::string_view path :
-       {"sweep.output", "sweep.summary", "sweep.trace_dir", "sweep.adaptive_trace",
-        "sweep.profile", "sweep.adaptive_max_batches", "sweep.adaptive_batches"}) {
-    named_keys[path] = SweepPlanSchema().Find(path);
-    if (named_keys[path] == nullptr) {
+  const TomlKey* output_key = SweepPlanSchema().Find("sweep.output");
+  const TomlKey* summary_key = SweepPlanSchema().Find("sweep.summary");
+  const TomlKey* trace_dir_key = SweepPlanSchema().Find("sweep.trace_dir");
+  const TomlKey* adaptive_trace_key = SweepPlanSchema().Find("sweep.adaptive_trace");
+  const TomlKey* profile_key = SweepPlanSchema().Find("sweep.profile");
+  const TomlKey* cap_key = SweepPlanSchema().Find("sweep.adaptive_max_batches");
+  const TomlKey* batches_key = SweepPlanSchema().Find("sweep.adaptive_batches");
+  for (const TomlKey* key : {output_key, summary_key, trace_dir_key, adaptive_trace_key,
+                             profile_key, cap_key, batches_key}) {
+    if (key == nullptr) {
       return Fail(kCommand, kExitSoftware,
-                  absl::StrCat("internal error: the sweep's schema has no key '",
-                               std::string(path), "'"));
+                  "internal error: the sweep's schema lacks a key its messages name");
     }
   }
-  auto key_of = [&](std::string_view path) -> const TomlKey& { return *named_keys.at(path); };
   // Where a key's value came from, for the messages: its flag, the file's key or the default.
   auto from_file = [&](const TomlKey& key) {
     return !fs.WasSet(SweepPlanFlag(key)) &&
@@ -797,16 +799,15 @@ int RunSweep(const std::vector<std::string>& args) {
     return absl::StrCat("the default --", SweepPlanFlag(key), "=", value);
   };
   // What the messages about an output call it: its flag, or the file's key where the file gave it.
-  auto source = [&](std::string_view path) {
-    const TomlKey& key = key_of(path);
+  auto source = [&](const TomlKey& key) {
     return from_file(key) ? absl::StrCat(config_path, ": key '", key.path, "'")
                           : absl::StrCat("--", SweepPlanFlag(key));
   };
-  const std::string output_flag = source("sweep.output");
-  const std::string summary_flag = source("sweep.summary");
-  const std::string trace_dir_flag = source("sweep.trace_dir");
-  const std::string adaptive_trace_flag = source("sweep.adaptive_trace");
-  const std::string profile_flag = source("sweep.profile");
+  const std::string output_flag = source(*output_key);
+  const std::string summary_flag = source(*summary_key);
+  const std::string trace_dir_flag = source(*trace_dir_key);
+  const std::string adaptive_trace_flag = source(*adaptive_trace_key);
+  const std::string profile_flag = source(*profile_key);
   // Each value on its own (the file's were checked as it was read, with their lines).
   for (const TomlKey& key : SweepPlanSchema().keys()) {
     if (absl::Status c = detail::CheckValue(key, key.get(&plan)); !c.ok()) {
@@ -816,8 +817,8 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   // Between keys: an adaptive run's cap is at least its batches.
   if (plan.adaptive_max_batches != 0 && plan.adaptive_max_batches < plan.adaptive_batches) {
-    const TomlKey& cap = key_of("sweep.adaptive_max_batches");
-    const TomlKey& batches = key_of("sweep.adaptive_batches");
+    const TomlKey& cap = *cap_key;
+    const TomlKey& batches = *batches_key;
     const bool flag = fs.WasSet(SweepPlanFlag(cap)) || fs.WasSet(SweepPlanFlag(batches));
     return Fail(kCommand, flag || config_path.empty() ? kExitUsage : kExitConfig,
                 absl::StrCat(named(cap), ": must be 0 (4 x adaptive batches) or at least ",

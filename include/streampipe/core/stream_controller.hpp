@@ -457,7 +457,8 @@ class StreamController {
   double level_expected_ = 0.0;
   // CheckLearnedLevel found the level beyond its band: a non-streamed batch is wanted (planned at
   // the next Plan()), then planned in the generation level_check_planned_in_ holds until it is
-  // observed or given back; its reason and the level's ratio go into the drift it may declare.
+  // observed, given back, or a derivation clears it; its reason and the level's ratio go into
+  // the drift it may declare.
   bool level_check_wanted_ = false;
   std::optional<std::int64_t> level_check_planned_in_;
   std::string level_check_reason_;
