@@ -339,6 +339,10 @@ void Continuous() {
         path += absl::StrFormat("[%s %d->%d] ", bench::EventLabel(e), e.old_streams,
                                 e.new_streams);
       }
+      // Non-streamed batches (measurements, the learned level's checks) each drain the GPU.
+      if (!n) {
+        path += absl::StrFormat("non-streamed %lld", static_cast<long long>(s->measured_batches));
+      }
       const double half = sink.SecondHalfMean();
       std::printf("%-10d %-9s %10.4f %10.4f %10.2f %9.4f %9lld %11.4f %9.4f %6d  %s\n", in_flight,
                   n ? absl::StrFormat("%d", *n).c_str() : absl::StrFormat("auto(%d)", final_n).c_str(),

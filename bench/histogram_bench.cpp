@@ -194,9 +194,10 @@ void Sizes() {
         for (const RederivationEvent& e : s->events) {
           ev += absl::StrFormat(" %s:%d->%d", bench::EventLabel(e), e.old_streams, e.new_streams);
         }
-        std::printf("           continuous adaptive: %lld batches, %lld explored, events:%s\n",
+        std::printf("           continuous adaptive: %lld batches, %lld explored, %lld "
+                    "non-streamed, events:%s\n",
                     static_cast<long long>(s->batches), static_cast<long long>(s->explored_batches),
-                    ev.c_str());
+                    static_cast<long long>(s->measured_batches), ev.c_str());
       }
     }
     const double fr = static_cast<double>(batches * kBatch);
