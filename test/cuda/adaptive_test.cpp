@@ -268,10 +268,22 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
     // The run batch by batch, for the count below and its failure: M a measured batch (h its
     // halves), w warm-up, g a batch that found the GPU idle (the host fell behind: the 8 x
     // max_in_flight batches before periods are samples start again), S a sample, . the rest;
-    // a digit where n changes (its first digit).
+    // a digit where n changes (its first digit). With it, the stretches of timed batches without
+    // a gap (or a measurement) long enough to owe a sample (the wait, 8 x max_in_flight, then a
+    // window at one n, then one more for a visit's turn) that hold none.
     std::string shape;
     int gaps = 0;
     int last_n = 0;
+    std::size_t length = 0;  // the current stretch's batches
+    int samples = 0;         // and its samples
+    std::string unsampled;
+    auto stretch_ends = [&](std::size_t at) {
+      if (length >= 8 * window && samples == 0) {
+        absl::StrAppend(&unsampled, " ", length, " batches up to batch ", at, ";");
+      }
+      length = 0;
+      samples = 0;
+    };
     for (std::size_t i = 0; i < sink.log.size(); ++i) {
       const BatchStats& b = sink.log[i];
       const bool timed = b.kind == PlanKind::kStreamed || b.kind == PlanKind::kExplore;
@@ -280,19 +292,22 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
         last_n = b.streams;
       }
       const bool after_measured = i > 0 && sink.log[i - 1].kind == PlanKind::kMeasure;
-      if (b.kind == PlanKind::kMeasure) {
-        shape += 'M';
-      } else if (b.kind == PlanKind::kMeasureHalves) {
-        shape += 'h';
-      } else if (b.kind == PlanKind::kWarmup) {
-        shape += 'w';
+      if (!timed) {
+        shape += b.kind == PlanKind::kMeasure         ? 'M'
+                 : b.kind == PlanKind::kMeasureHalves ? 'h'
+                                                      : 'w';
+        stretch_ends(i);
       } else if (!b.overlapped && !after_measured) {
         shape += 'g';
         ++gaps;
+        stretch_ends(i);
       } else {
-        shape += timed && b.settled ? 'S' : '.';
+        shape += b.settled ? 'S' : '.';
+        ++length;
+        samples += b.settled ? 1 : 0;
       }
     }
+    stretch_ends(sink.log.size());
     std::printf("run %d: %d samples, %d gaps, %d non-streamed: %s\n", run, settled, gaps,
                 non_streamed, shape.c_str());
     // With the host keeping up (at most one gap), 120 batches give at least 8 samples (16 on
@@ -304,31 +319,9 @@ TEST_F(AdaptiveGpuTest, ContinuousStreamingDeliversEveryBatchInOrderExactly) {
                             << " non-streamed, " << gaps << " host gaps): " << shape
                             << "\nevents:" << events_seen;
     } else {
-      // Each stretch of timed batches without a gap (or a measurement) that is long enough
-      // holds a sample: the wait (8 x max_in_flight), then a window at one n, then one more for
-      // a visit's turn.
-      std::size_t length = 0;
-      int samples = 0;
-      auto stretch_ends = [&](std::size_t at) {
-        EXPECT_TRUE(length < 8 * window || samples >= 1)
-            << "no sample in " << length << " batches without a gap, up to batch " << at
-            << " (run " << run << ", " << gaps << " host gaps): " << shape
-            << "\nevents:" << events_seen;
-        length = 0;
-        samples = 0;
-      };
-      for (std::size_t i = 0; i < sink.log.size(); ++i) {
-        const bool after_measured = i > 0 && sink.log[i - 1].kind == PlanKind::kMeasure;
-        const BatchStats& b = sink.log[i];
-        const bool timed = b.kind == PlanKind::kStreamed || b.kind == PlanKind::kExplore;
-        if (timed && (b.overlapped || after_measured)) {
-          ++length;
-          samples += b.settled ? 1 : 0;
-        } else {
-          stretch_ends(i);
-        }
-      }
-      stretch_ends(sink.log.size());
+      EXPECT_EQ(unsampled, "") << "stretches without a gap and without a sample (run " << run
+                               << ", " << gaps << " host gaps): " << shape
+                               << "\nevents:" << events_seen;
     }
     // The first run warms up and measures; the second goes on with what it learned.
     if (run == 0) {
