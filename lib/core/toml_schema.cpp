@@ -559,7 +559,6 @@ std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool
   return out;
 }
 
-
 std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults) {
   std::string out = "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
   for (const TomlKey& k : keys) {
