@@ -126,6 +126,7 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
       {"judge-anchor", s.plan.judge_anchor ? "true" : "false"},
       {"kernel-halves", s.plan.kernel_halves ? "true" : "false"},
       {"probe-ratio", SweepSettingNumber(s.plan.probe_ratio)},
+      {"second-visit-batches", absl::StrCat(s.plan.second_visit_batches)},
       {"check-anchor", s.plan.check_anchor ? "true" : "false"},
       {"measure-batches", absl::StrCat(s.plan.measure_batches)},
       {"drift-threshold", SweepSettingNumber(s.plan.drift_threshold)}};
@@ -268,6 +269,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
   ao.adaptive.exploration.probe_ratio = s.plan.probe_ratio;
+  ao.adaptive.exploration.second_visit_batches = s.plan.second_visit_batches;
   ao.adaptive.measure_kernel_halves = s.plan.kernel_halves;
   ao.adaptive.measure_batches = s.plan.measure_batches;
   ao.adaptive.check_anchor = s.plan.check_anchor;

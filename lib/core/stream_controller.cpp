@@ -178,6 +178,8 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
            range("exploration run", o.exploration.run, 0, 1000),
            range("exploration confirmations", o.exploration.confirmations, 1, 10),
            range("exploration probe_ratio", o.exploration.probe_ratio, 0.0, 100.0),
+           range("exploration second_visit_batches", o.exploration.second_visit_batches, 0,
+                 1e9),
        }) {
     if (!r.ok()) return r;
   }
@@ -435,6 +437,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
+  visits_.clear();
   sampled_periods_ = false;
   issue_.clear();
   suggested_ = model_n;
@@ -816,6 +819,7 @@ bool StreamController::VisitsComplete() const {
   // A visit in progress is owed until its samples are in (OwedVisit counts them); a revisit
   // in progress is upkeep. Confirmations and undecided comparisons use the free slot.
   if (level_ <= 0.0 || confirm_n_ || !undecided_.empty()) return false;
+  if (SecondVisitOf(planned_items_).owed) return false;
   // Targets the last batch's items cannot run are not owed (Plan would clamp them).
   if (!OwedVisit(planned_items_)) return true;
   // A bucket that never refills (budget 0) pays for nothing more once spent.
@@ -861,6 +865,30 @@ std::optional<int> StreamController::OwedVisit(std::int64_t items) const {
     return probe;
   }
   return std::nullopt;
+}
+
+StreamController::SecondVisit StreamController::SecondVisitOf(std::int64_t items) const {
+  SecondVisit out;
+  const ExplorationOptions& e = options_.exploration;
+  if (e.second_visit_batches <= 0 || !e.enabled || !terms_ || options_.steady_state ||
+      sampled_periods_ || level_ <= 0.0) {
+    return out;
+  }
+  for (int n : Neighbours()) {
+    // Visited once in this derivation, its samples still in (a win clears them for a
+    // confirming visit, which is a second visit itself).
+    const auto v = visits_.find(n);
+    const auto s = samples_.find(n);
+    if (v == visits_.end() || v->second != 1 || s == samples_.end() || s->second.ms.empty()) {
+      continue;
+    }
+    if (items > 0 && ClampToItems(n, items) != n) continue;
+    out.owed = true;
+    if (!out.due && observations_ - s->second.last_observation >= e.second_visit_batches) {
+      out.due = n;
+    }
+  }
+  return out;
 }
 
 BatchPlan StreamController::Plan(std::int64_t items) {
@@ -917,6 +945,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   }
   // The first batch of a visit of `target` (n batches after the clamp): `run` batches in all.
   auto start_visit = [&](int target, int n) -> BatchPlan {
+    ++visits_[target];
     explore_n_ = target;
     explore_left_ = VisitBatches() - 1;
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
@@ -936,6 +965,20 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     confirm_n_.reset();
     const int n = ClampToItems(target, items);
     if (n != n_star_) return start_visit(target, n);
+  }
+  // A neighbour's second visit (exploration.second_visit_batches): owed by the calibration and,
+  // like a confirmation, not paid from the budget; the slot must be free.
+  if (!confirm_n_ && undecided_.empty()) {
+    if (std::optional<int> target = SecondVisitOf(items).due) {
+      const int n = ClampToItems(*target, items);
+      if (n != n_star_) {
+        // A new comparison with n*, as a budget-paid visit starts one.
+        if (!wins_.count(n)) {
+          if (auto it = samples_.find(n); it != samples_.end()) it->second.series = 0;
+        }
+        return start_visit(*target, n);
+      }
+    }
   }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
     if (std::optional<int> target = ExploreTarget(items)) {

@@ -164,6 +164,10 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
             "kernel_half_ms) and in the adaptive pipeline (adaptive.measure_kernel_halves)");
     s->Double("sweep.probe_ratio", [](P& p) -> double& { return p.probe_ratio; }, 0, 100,
               "the adaptive pipeline's exploration.probe_ratio (0: no calibration probe)");
+    s->Int("sweep.second_visit_batches", [](P& p) -> int& { return p.second_visit_batches; },
+           0, kMany,
+           "the adaptive pipeline's exploration.second_visit_batches: each neighbour of n* "
+           "visited again this many batches after its first visit (0: never)");
     s->Bool("sweep.check_anchor", [](P& p) -> bool& { return p.check_anchor; },
             "the adaptive pipeline's anchor check (adaptive.check_anchor): one more "
             "non-streamed batch per derivation once its visits are made");

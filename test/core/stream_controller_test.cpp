@@ -1387,6 +1387,123 @@ TEST(StreamControllerTest, CalibrationIsCompleteOnceTheNeighboursAndTheProbeAreV
   EXPECT_TRUE(spent.CalibrationComplete());
 }
 
+// exploration.second_visit_batches: each neighbour of n* is visited a second time, at least
+// that many batches after its first visit, outside the budget; the calibration owes it (complete
+// only once both second visits are made), and the probe still comes. Without the option (the
+// default, 0) a neighbour is visited once in the first 300 batches (revisit_batches is 500).
+TEST(StreamControllerTest, EachNeighbourIsVisitedASecondTimeApartFromItsFirst) {
+  for (const int spacing : {0, 40}) {
+    SCOPED_TRACE(spacing);
+    AdaptiveOptions o = Options();
+    o.check_anchor = false;
+    o.exploration.second_visit_batches = spacing;
+    StreamController c = Make(o);
+    SimulatedCard card(21, 0.01);
+    std::map<int, std::vector<std::pair<int, int>>> visits;  // n: (first batch, last batch)
+    int complete_at = -1, previous = -1;
+    for (int i = 0; i < 300; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+      if (p.kind == PlanKind::kExplore) {
+        auto& v = visits[p.streams];
+        if (previous == i - 1 && !v.empty() && v.back().second == i - 1) {
+          v.back().second = i;
+        } else {
+          v.emplace_back(i, i);
+        }
+        previous = i;
+      }
+      if (complete_at < 0 && c.CalibrationComplete()) complete_at = i;
+    }
+    ASSERT_EQ(c.events().size(), 1u) << "a re-derivation would restart the visits";
+    const int n = c.streams();
+    int last_visit_end = -1;
+    for (int neighbour : {n / 2, 2 * n}) {
+      ASSERT_TRUE(visits.count(neighbour)) << "n* " << n << ", neighbour " << neighbour;
+      const auto& v = visits[neighbour];
+      ASSERT_EQ(v.size(), spacing > 0 ? 2u : 1u) << "neighbour " << neighbour;
+      if (spacing > 0) {
+        EXPECT_GE(v[1].first - v[0].second, spacing) << "neighbour " << neighbour;
+      }
+      last_visit_end = std::max(last_visit_end, v.back().second);
+      // Every visit's samples are the neighbour's: two per visit.
+      for (const MeasuredN& m : c.Measured()) {
+        if (m.streams == neighbour) EXPECT_EQ(m.samples, spacing > 0 ? 4 : 2);
+      }
+    }
+    int far = 0;
+    for (const auto& [m, v] : visits) far += m > 2 * n ? static_cast<int>(v.size()) : 0;
+    EXPECT_EQ(far, 1) << "the probe, once";
+    ASSERT_GE(complete_at, 0);
+    EXPECT_GE(complete_at, last_visit_end) << "complete before a second visit was made";
+  }
+}
+
+// Two visits apart in time: a first visit in a slow stretch of the machine (its batches 15 %
+// slow) no longer sets the neighbour's prediction, since the lower median of its four samples is
+// one of the second visit's. With one visit the prediction there is the slow stretch's.
+TEST(StreamControllerTest, ASecondVisitOutvotesAFirstVisitInASlowStretch) {
+  double error[2] = {0.0, 0.0};
+  int neighbour_of[2] = {0, 0};
+  for (const int spacing : {0, 40}) {
+    AdaptiveOptions o = Options();
+    o.check_anchor = false;
+    o.exploration.second_visit_batches = spacing;
+    StreamController c = Make(o);
+    SimulatedCard card(21, 0.005);
+    std::map<int, int> visits_seen;
+    int slowed = 0, last = -2, neighbour = 0;
+    for (int i = 0; i < 300; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      BatchObservation obs = card.Run(p, kTransferBound, kItems);
+      if (p.kind == PlanKind::kExplore) {
+        if (last != i - 1) ++visits_seen[p.streams];
+        last = i;
+        // The first visit of the first neighbour visited runs in a slow stretch.
+        if (neighbour == 0) neighbour = p.streams;
+        if (p.streams == neighbour && visits_seen[p.streams] == 1) {
+          obs.measured_ms *= 1.15;
+          ++slowed;
+        }
+      }
+      ASSERT_TRUE(c.Observe(p, obs).ok());
+    }
+    ASSERT_EQ(c.events().size(), 1u);
+    ASSERT_GE(slowed, 2);
+    const int k = spacing > 0 ? 1 : 0;
+    neighbour_of[k] = neighbour;
+    error[k] = c.PredictMs(neighbour, kItems) / card.Exact(kTransferBound, neighbour, kItems) - 1;
+  }
+  ASSERT_EQ(neighbour_of[0], neighbour_of[1]);
+  EXPECT_GT(error[0], 0.10) << "one visit: its slow stretch is the prediction";
+  EXPECT_LT(std::abs(error[1]), 0.04) << "two visits: the second one's time";
+}
+
+// Overlapped batches (steady state): a visit is many batches long already; no second visit.
+// The option changes nothing there: the same card gives the same plans with it and without
+// (a kernel-heavy batch, whose n* settles with a neighbour visited once: with second visits in
+// steady state the plans differ).
+TEST(StreamControllerTest, NoSecondVisitInSteadyState) {
+  std::vector<std::pair<int, int>> plans[2];  // (kind, n) of every batch
+  for (const int spacing : {0, 20}) {
+    AdaptiveOptions o = Options();
+    o.steady_state = true;
+    o.exploration.second_visit_batches = spacing;
+    StreamController c = Make(o);
+    SimulatedCard card(21, 0.01);
+    card.ReportPeriods();
+    for (int i = 0; i < 300; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      plans[spacing > 0 ? 1 : 0].emplace_back(static_cast<int>(p.kind), p.streams);
+      ASSERT_TRUE(c.Observe(p, card.Run(p, kKernelHeavy, kItems)).ok());
+    }
+  }
+  int explored = 0;
+  for (const auto& [kind, n] : plans[0]) explored += kind == static_cast<int>(PlanKind::kExplore);
+  ASSERT_GT(explored, 0);
+  EXPECT_EQ(plans[0], plans[1]);
+}
+
 // Batches smaller than the measured one: a target they cannot run as it is (more streams than
 // items) is not visited under another n's name, and not owed. The controller visits what it can
 // and its calibration completes; before, the clamped visit came back whenever the bucket allowed
@@ -2167,6 +2284,9 @@ TEST(StreamControllerTest, OptionsAreValidated) {
   o = Options();
   o.exploration.probe_ratio = -1.0;
   EXPECT_NE(ValidateAdaptiveOptions(o).message().find("probe_ratio"), std::string::npos);
+  o = Options();
+  o.exploration.second_visit_batches = -1;
+  EXPECT_NE(ValidateAdaptiveOptions(o).message().find("second_visit_batches"), std::string::npos);
 }
 
 // streams.divisors_only: the item count comes with each batch, so the options are valid without

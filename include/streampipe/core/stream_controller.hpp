@@ -125,6 +125,12 @@ struct ExplorationOptions {
   // cost s; a far point does (run 24's sweeps: on-line fits 2x off at 4-8 n*). Not in steady
   // state (overlapped batches), where a visit is a dozen batches. docs/design.md.
   double probe_ratio = 3.0;
+  // A second visit of each neighbour of n*, this many batches after its first visit of a
+  // derivation, on top of the budget (0: none). A visit's batches run back to back, and a slow
+  // stretch of the machine slows them together; two visits apart in time rarely both sit in
+  // one (session 40, docs/results.md). Not in steady state (overlapped batches), where a visit
+  // is a dozen batches.
+  int second_visit_batches = 0;
 };
 
 struct AdaptiveOptions {
@@ -281,8 +287,9 @@ class StreamController {
   std::vector<MeasuredN> Measured() const;
   // Whether this derivation has made every visit its calibration owes: the non-streamed
   // measurement, n*'s level, both neighbours sampled (samples_per_candidate each in this
-  // derivation; no confirmation or undecided comparison pending) and the calibration probe where
-  // there is one. A neighbour revisited after `revisit_batches` is upkeep, not owed; so is a
+  // derivation; no confirmation or undecided comparison pending), the calibration probe where
+  // there is one, and each neighbour's second visit where exploration.second_visit_batches asks
+  // for one. A neighbour revisited after `revisit_batches` is upkeep, not owed; so is a
   // target the last planned batch's items would run at another n (ClampToItems). True where
   // nothing can be owed: exploration off, no model terms, exploration.burst < 1 (no visit is
   // ever paid), or budget 0 once the bucket is spent. False before the first measurement, while
@@ -362,6 +369,14 @@ class StreamController {
   // (ClampToItems(n, items) == n).
   std::optional<int> OwedVisit(std::int64_t items) const;
   std::vector<int> Neighbours() const;  // n*'s neighbours among the candidates (0-2)
+  // The neighbour whose second visit (exploration.second_visit_batches) is due now, and
+  // whether one is owed at all (due or not yet), for a batch of `items` (> 0: only targets
+  // such a batch runs as they are).
+  struct SecondVisit {
+    bool owed = false;
+    std::optional<int> due;
+  };
+  SecondVisit SecondVisitOf(std::int64_t items) const;
   std::optional<int> ProbeTarget() const;  // the calibration probe's n, if any
   // The host's issue time I(n) = fixed_ms + per_sub_chunk_ms n (+ InlineIssueMs(n) where
   // inline_part): least squares with fixed_ms >= 0 (through the origin where the free intercept
@@ -464,6 +479,7 @@ class StreamController {
   std::string level_check_reason_;
   double level_check_ratio_ = 1.0;
   std::map<int, Samples> samples_;
+  std::map<int, int> visits_;  // visits started per n in this derivation
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore

@@ -53,6 +53,7 @@ struct SweepPlan {
   bool judge_anchor = true;
   bool kernel_halves = AdaptiveOptions{}.measure_kernel_halves;
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
+  int second_visit_batches = AdaptiveOptions{}.exploration.second_visit_batches;
   bool check_anchor = AdaptiveOptions{}.check_anchor;
   int measure_batches = AdaptiveOptions{}.measure_batches;
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
