@@ -20,6 +20,7 @@
 //   adaptive_bench [stationary|two-phase|continuous|all|ramp|switch] [--batches=N]
 //                  [--two-phase-mib=6.5]
 //                  [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3] [--drift-threshold=0.1]
+//                  [--second-visit-batches=0]
 //                  [--check-anchor=1]
 //                  [--issue=streams|graph] [--ramp-repeats=7]
 #include <cuda_runtime_api.h>
@@ -61,6 +62,7 @@ double g_heavy_ratio = 2.0;     // phase B's kernel time / copy-in time
 int g_measure_batches = 1;      // adaptive.measure_batches of every adaptive run
 int g_check_anchor = AdaptiveOptions{}.check_anchor ? 1 : 0;  // adaptive.check_anchor (0 / 1)
 double g_probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;  // 0: no calibration probe
+int g_second_visit_batches = AdaptiveOptions{}.exploration.second_visit_batches;  // 0: none
 // adaptive.detector.threshold of every adaptive run (--drift-threshold)
 double g_drift_threshold = AdaptiveOptions{}.detector.threshold;
 IssueMode g_issue = IssueMode::kStreams;
@@ -80,6 +82,7 @@ PipelineOptions Base(std::int64_t items, std::int64_t in_b, std::int64_t out_b, 
   o.adaptive.measure_batches = g_measure_batches;
   o.adaptive.check_anchor = g_check_anchor != 0;
   o.adaptive.exploration.probe_ratio = g_probe_ratio;
+  o.adaptive.exploration.second_visit_batches = g_second_visit_batches;
   o.adaptive.detector.threshold = g_drift_threshold;
   o.issue = g_issue;
   return o;
@@ -497,6 +500,9 @@ absl::StatusOr<std::string> ParseArgs(int argc, char** argv) {
       st = bench::ParseIntFlag("--check-anchor", *v, 0, 1, &g_check_anchor);
     } else if (auto v = FlagValue(arg, "--probe-ratio=")) {
       st = bench::ParseDoubleFlag("--probe-ratio", *v, 0.0, 100.0, &g_probe_ratio);
+    } else if (auto v = FlagValue(arg, "--second-visit-batches=")) {  // the library's range
+      st = bench::ParseIntFlag("--second-visit-batches", *v, 0, 1'000'000'000,
+                               &g_second_visit_batches);
     } else if (auto v = FlagValue(arg, "--drift-threshold=")) {
       st = bench::ParseDoubleFlag("--drift-threshold", *v, 0.0, 10.0, &g_drift_threshold);
       if (!st.ok() || !(g_drift_threshold > 0.0)) {  // 0 would declare drift at every batch

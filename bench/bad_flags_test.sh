@@ -41,12 +41,14 @@ expect 64 "--two-phase-mib: 'nan'" "$a" --two-phase-mib=nan
 expect 64 "--heavy-ratio: ''" "$a" --heavy-ratio=
 expect 64 "--measure-batches: '16'" "$a" --measure-batches=16
 expect 64 "--probe-ratio: '-1'" "$a" --probe-ratio=-1
+expect 64 "--second-visit-batches: '-1'" "$a" --second-visit-batches=-1
 expect 64 "--drift-threshold: '0' is not a number in (0, 10]" "$a" --drift-threshold=0
 expect 64 "--ramp-repeats: '0'" "$a" --ramp-repeats=0
 expect 64 "--issue:" "$a" --issue=bogus
 expect 64 "unknown argument 'stationry'" "$a" stationry
 expect 0 "no CUDA device" "$a" stationary --batches=10 --two-phase-mib=1.5 --heavy-ratio=3 \
-  --measure-batches=15 --probe-ratio=0 --drift-threshold=10 --ramp-repeats=1 --issue=graph
+  --measure-batches=15 --probe-ratio=0 --drift-threshold=10 --ramp-repeats=1 --issue=graph \
+  --second-visit-batches=40
 h="$dir/histogram_bench"
 expect 64 "--frames: 'abc'" "$h" --frames=abc
 expect 64 "--frames: '63'" "$h" --frames=63
