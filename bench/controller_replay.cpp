@@ -10,8 +10,9 @@
 // sweep's medians (as `streampipe sweep` scores it), with the `--worst` worst points of seed 0;
 // `--show=TEXT`: for each configuration whose name contains TEXT, what seed 0's controller
 // measured at each n and predicts there at the end of its run; `--probe-ratio=R` sets the
-// controller's exploration.probe_ratio (default: the option's default), `--second-visit=S` its
-// exploration.second_visit_batches (default: the option's). The controller's halves
+// controller's exploration.probe_ratio (default: the option's default),
+// `--second-visit-batches=S` its exploration.second_visit_batches (default: the option's). The
+// controller's halves
 // batch reports the sweep's kernel_half_ms (none where the sweep has none), or
 // `--kernel-half-share=S` times its kernel_ms for every configuration; `--no-kernel-halves`
 // runs the controller without that batch (the model of a sub-chunk's kernel as 1/n).
@@ -20,7 +21,7 @@
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--max-batches=B] [--seeds=20]
 //                    [--noise=0.02]
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
-//                    [--probe-ratio=R] [--second-visit=S] [--kernel-half-share=S]
+//                    [--probe-ratio=R] [--second-visit-batches=S] [--kernel-half-share=S]
 //                    [--no-kernel-halves]
 //                    [--burst=FROM:TO:EXCESS] [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
@@ -327,8 +328,8 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--probe-ratio=", 14) == 0) {
       ok = number(argv[i] + 14, &v) && v >= 0.0 && v <= 100.0;
       s.probe_ratio = v;
-    } else if (std::strncmp(argv[i], "--second-visit=", 15) == 0) {
-      ok = number(argv[i] + 15, &v) && v == std::floor(v) && v >= 0 && v <= 1e6;
+    } else if (std::strncmp(argv[i], "--second-visit-batches=", 23) == 0) {
+      ok = number(argv[i] + 23, &v) && v == std::floor(v) && v >= 0 && v <= 1e6;
       s.second_visit = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--kernel-half-share=", 20) == 0) {
       ok = number(argv[i] + 20, &v) && v >= 0.0 && v <= 10.0;
@@ -360,8 +361,8 @@ int main(int argc, char** argv) {
                 << " (--batches and --seeds: whole numbers >= 1, --noise: 0 to 1, "
                    "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
                    "to 1e6, --worst: a "
-                   "whole number >= 0, --probe-ratio: 0 to 100, --second-visit: a whole number "
-                   "0 to 1e6, --kernel-half-share: 0 to 10, "
+                   "whole number >= 0, --probe-ratio: 0 to 100, --second-visit-batches: a "
+                   "whole number 0 to 1e6, --kernel-half-share: 0 to 10, "
                    "--burst: FROM:TO:EXCESS, whole numbers 0 <= FROM <= TO <= 1e6 and an "
                    "excess 0 to 10, "
                    "--show: some text)\n";
@@ -384,8 +385,9 @@ int main(int argc, char** argv) {
   if (files.size() != 2 || s.batches < 1 || s.seeds < 1 || !(s.noise >= 0.0)) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] [--max-batches=B] "
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
-                 "[--worst=N>=0] [--probe-ratio=R] [--second-visit=S] [--kernel-half-share=S] "
-                 "[--no-kernel-halves] [--burst=FROM:TO:EXCESS] [--show=TEXT]\n";
+                 "[--worst=N>=0] [--probe-ratio=R] [--second-visit-batches=S] "
+                 "[--kernel-half-share=S] [--no-kernel-halves] [--burst=FROM:TO:EXCESS] "
+                 "[--show=TEXT]\n";
     return 64;
   }
   std::ifstream in(files[0]);

@@ -126,10 +126,13 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
       {"judge-anchor", s.plan.judge_anchor ? "true" : "false"},
       {"kernel-halves", s.plan.kernel_halves ? "true" : "false"},
       {"probe-ratio", SweepSettingNumber(s.plan.probe_ratio)},
-      {"second-visit-batches", absl::StrCat(s.plan.second_visit_batches)},
       {"check-anchor", s.plan.check_anchor ? "true" : "false"},
       {"measure-batches", absl::StrCat(s.plan.measure_batches)},
       {"drift-threshold", SweepSettingNumber(s.plan.drift_threshold)}};
+  // Only where set: rows written before the option (0) resume as they are.
+  if (s.plan.second_visit_batches > 0) {
+    v.emplace_back("second-visit-batches", absl::StrCat(s.plan.second_visit_batches));
+  }
   if (histogram) v.emplace_back("histogram-kernel", histogram_kernel);
   // The streams' hardware queues (CUDA_DEVICE_MAX_CONNECTIONS): the runtime's, not the profile's.
   v.emplace_back("hardware-queues", absl::StrCat(hardware_queues));

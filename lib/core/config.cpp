@@ -123,9 +123,9 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
               "time of n, to calibrate the per-stream and issue costs (0 or 1: never)");
     s->Int("exploration.second_visit_batches", [](C& c) -> int& {
       return c.adaptive.exploration.second_visit_batches; }, 0, 1e9,
-           "visit each neighbour of n a second time this many batches after its first visit "
-           "of a derivation, outside the budget, so that its time rests on two moments (0: "
-           "never; not in steady state)");
+           "visit each neighbour of n a second time, at least this many batches after its first "
+           "visit of a derivation, outside the budget, so that its time rests on two moments "
+           "(0: never; not in steady state)");
     return s;
   }();
   return *schema;

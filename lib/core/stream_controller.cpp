@@ -874,17 +874,22 @@ StreamController::SecondVisit StreamController::SecondVisitOf(std::int64_t items
       sampled_periods_ || level_ <= 0.0) {
     return out;
   }
+  const int need = e.samples_per_candidate;
   for (int n : Neighbours()) {
-    // Visited once in this derivation, its samples still in (a win clears them for a
-    // confirming visit, which is a second visit itself).
+    // Visited and sampled in this derivation, not yet with two visits' samples (a confirming
+    // or undecided comparison's visit counts as a second one).
     const auto v = visits_.find(n);
-    const auto s = samples_.find(n);
-    if (v == visits_.end() || v->second != 1 || s == samples_.end() || s->second.ms.empty()) {
-      continue;
-    }
+    if (v == visits_.end() || v->second.samples == 0 || v->second.samples >= 2 * need) continue;
     if (items > 0 && ClampToItems(n, items) != n) continue;
+    const VisitRecord& r = v->second;
+    const bool in_progress = explore_left_ > 0 && explore_n_ == n;
+    // Owed until its samples are in. A second visit cut short (abandoned, or clamped to another n
+    // on the way) is made once more; after that, nothing more is owed.
+    if (r.started >= 3 && !in_progress) continue;
     out.owed = true;
-    if (!out.due && observations_ - s->second.last_observation >= e.second_visit_batches) {
+    // The spacing counts from the first visit's last sample, not from any sample of n (a batch
+    // at n* clamped to the neighbour's n would keep putting it off).
+    if (!out.due && !in_progress && observations_ - r.last_sample >= e.second_visit_batches) {
       out.due = n;
     }
   }
@@ -945,7 +950,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   }
   // The first batch of a visit of `target` (n batches after the clamp): `run` batches in all.
   auto start_visit = [&](int target, int n) -> BatchPlan {
-    ++visits_[target];
+    ++visits_[target].started;
     explore_n_ = target;
     explore_left_ = VisitBatches() - 1;
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
@@ -1289,6 +1294,10 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
 
   if (plan.kind == PlanKind::kExplore) {
     ++explorations_;
+    if (auto v = visits_.find(plan.streams); v != visits_.end()) {
+      ++v->second.samples;
+      v->second.last_sample = observations_;
+    }
     const auto star = samples_.find(n_star_);
     if (options_.online_calibration) Refit();
     ++s.series;

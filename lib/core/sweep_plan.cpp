@@ -167,7 +167,7 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
     s->Int("sweep.second_visit_batches", [](P& p) -> int& { return p.second_visit_batches; },
            0, kMany,
            "the adaptive pipeline's exploration.second_visit_batches: each neighbour of n* "
-           "visited again this many batches after its first visit (0: never)");
+           "visited again at least this many batches after its first visit (0: never)");
     s->Bool("sweep.check_anchor", [](P& p) -> bool& { return p.check_anchor; },
             "the adaptive pipeline's anchor check (adaptive.check_anchor): one more "
             "non-streamed batch per derivation once its visits are made");

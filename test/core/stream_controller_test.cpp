@@ -1387,15 +1387,19 @@ TEST(StreamControllerTest, CalibrationIsCompleteOnceTheNeighboursAndTheProbeAreV
   EXPECT_TRUE(spent.CalibrationComplete());
 }
 
-// exploration.second_visit_batches: each neighbour of n* is visited a second time, at least
-// that many batches after its first visit, outside the budget; the calibration owes it (complete
-// only once both second visits are made), and the probe still comes. Without the option (the
-// default, 0) a neighbour is visited once in the first 300 batches (revisit_batches is 500).
+// exploration.second_visit_batches: each neighbour of n* is visited a second time, with at
+// least that many batches between its first visit and the second, outside the budget; the
+// calibration owes it until its samples are in (with the probe off, complete with the last
+// batch of the last second visit, not when it is planned), and the probe still comes. Without
+// the option (the default, 0) a neighbour is visited once in the first 300 batches
+// (revisit_batches is 500).
 TEST(StreamControllerTest, EachNeighbourIsVisitedASecondTimeApartFromItsFirst) {
-  for (const int spacing : {0, 40}) {
-    SCOPED_TRACE(spacing);
+  for (const auto& [spacing, probe] : std::vector<std::pair<int, bool>>{
+           {0, true}, {40, true}, {40, false}, {1, false}}) {
+    SCOPED_TRACE(absl::StrFormat("spacing %d, probe %d", spacing, probe));
     AdaptiveOptions o = Options();
     o.check_anchor = false;
+    if (!probe) o.exploration.probe_ratio = 0.0;
     o.exploration.second_visit_batches = spacing;
     StreamController c = Make(o);
     SimulatedCard card(21, 0.01);
@@ -1417,13 +1421,16 @@ TEST(StreamControllerTest, EachNeighbourIsVisitedASecondTimeApartFromItsFirst) {
     }
     ASSERT_EQ(c.events().size(), 1u) << "a re-derivation would restart the visits";
     const int n = c.streams();
-    int last_visit_end = -1;
+    int last_visit_end = -1, exact = 0;
     for (int neighbour : {n / 2, 2 * n}) {
       ASSERT_TRUE(visits.count(neighbour)) << "n* " << n << ", neighbour " << neighbour;
       const auto& v = visits[neighbour];
       ASSERT_EQ(v.size(), spacing > 0 ? 2u : 1u) << "neighbour " << neighbour;
       if (spacing > 0) {
-        EXPECT_GE(v[1].first - v[0].second, spacing) << "neighbour " << neighbour;
+        // Batches strictly between the two visits (the first visit's last batch is its sample).
+        const int between = v[1].first - v[0].second - 1;
+        EXPECT_GE(between, spacing) << "neighbour " << neighbour;
+        exact += between == spacing;
       }
       last_visit_end = std::max(last_visit_end, v.back().second);
       // Every visit's samples are the neighbour's: two per visit.
@@ -1431,12 +1438,44 @@ TEST(StreamControllerTest, EachNeighbourIsVisitedASecondTimeApartFromItsFirst) {
         if (m.streams == neighbour) EXPECT_EQ(m.samples, spacing > 0 ? 4 : 2);
       }
     }
+    // The first neighbour's second visit comes as soon as it is due.
+    if (spacing > 0) EXPECT_GE(exact, 1);
     int far = 0;
     for (const auto& [m, v] : visits) far += m > 2 * n ? static_cast<int>(v.size()) : 0;
-    EXPECT_EQ(far, 1) << "the probe, once";
+    EXPECT_EQ(far, probe ? 1 : 0) << "the probe, once";
     ASSERT_GE(complete_at, 0);
-    EXPECT_GE(complete_at, last_visit_end) << "complete before a second visit was made";
+    if (probe) {
+      EXPECT_GE(complete_at, last_visit_end) << "complete before a second visit was made";
+    } else {
+      EXPECT_EQ(complete_at, last_visit_end) << "complete before the last second visit's samples";
+    }
   }
+}
+
+// The spacing counts from the first visit's samples, not from any sample of the neighbour's n:
+// batches at n* clamped to the lower neighbour (fewer items than n* streams) sample that n too,
+// and would put its second visit off for as long as they come.
+TEST(StreamControllerTest, ClampedBatchesDoNotPutASecondVisitOff) {
+  AdaptiveOptions o = Options();
+  o.check_anchor = false;
+  // n* = 16 the largest candidate: one neighbour (8) and no probe, so that no other visit's
+  // batch clamped to 8 stands in for its second visit.
+  o.candidates.max_streams = 16;
+  o.exploration.second_visit_batches = 40;
+  StreamController c = Make(o);
+  SimulatedCard card(21, 0.01);
+  int complete_at = -1;
+  for (int i = 0; i < 400 && complete_at < 0; ++i) {
+    // From batch 40 on, every other batch has n* - 1 items: n* clamps to the lower neighbour.
+    const std::int64_t items = i >= 40 && i % 2 == 1 ? c.streams() - 1 : kItems;
+    const BatchPlan p = c.Plan(items);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, items)).ok());
+    if (c.CalibrationComplete()) complete_at = i;
+  }
+  ASSERT_EQ(c.events().size(), 1u);
+  ASSERT_EQ(c.streams(), 16);
+  ASSERT_GE(complete_at, 0) << "incomplete after 400 batches: a second visit never came";
+  EXPECT_GE(complete_at, 40) << "complete without the second visits";
 }
 
 // Two visits apart in time: a first visit in a slow stretch of the machine (its batches 15 %
@@ -1484,24 +1523,30 @@ TEST(StreamControllerTest, ASecondVisitOutvotesAFirstVisitInASlowStretch) {
 // (a kernel-heavy batch, whose n* settles with a neighbour visited once: with second visits in
 // steady state the plans differ).
 TEST(StreamControllerTest, NoSecondVisitInSteadyState) {
-  std::vector<std::pair<int, int>> plans[2];  // (kind, n) of every batch
-  for (const int spacing : {0, 20}) {
-    AdaptiveOptions o = Options();
-    o.steady_state = true;
-    o.exploration.second_visit_batches = spacing;
-    StreamController c = Make(o);
-    SimulatedCard card(21, 0.01);
-    card.ReportPeriods();
-    for (int i = 0; i < 300; ++i) {
-      const BatchPlan p = c.Plan(kItems);
-      plans[spacing > 0 ? 1 : 0].emplace_back(static_cast<int>(p.kind), p.streams);
-      ASSERT_TRUE(c.Observe(p, card.Run(p, kKernelHeavy, kItems)).ok());
+  // Batches that say they are periods, and batches that do not (steady state set all the same).
+  for (const bool periods : {true, false}) {
+    SCOPED_TRACE(periods);
+    std::vector<std::pair<int, int>> plans[2];  // (kind, n) of every batch
+    for (const int spacing : {0, 20}) {
+      AdaptiveOptions o = Options();
+      o.steady_state = true;
+      o.exploration.second_visit_batches = spacing;
+      StreamController c = Make(o);
+      SimulatedCard card(21, 0.01);
+      if (periods) card.ReportPeriods();
+      for (int i = 0; i < 300; ++i) {
+        const BatchPlan p = c.Plan(kItems);
+        plans[spacing > 0 ? 1 : 0].emplace_back(static_cast<int>(p.kind), p.streams);
+        ASSERT_TRUE(c.Observe(p, card.Run(p, kKernelHeavy, kItems)).ok());
+      }
     }
+    int explored = 0;
+    for (const auto& [kind, n] : plans[0]) {
+      explored += kind == static_cast<int>(PlanKind::kExplore);
+    }
+    ASSERT_GT(explored, 0);
+    EXPECT_EQ(plans[0], plans[1]);
   }
-  int explored = 0;
-  for (const auto& [kind, n] : plans[0]) explored += kind == static_cast<int>(PlanKind::kExplore);
-  ASSERT_GT(explored, 0);
-  EXPECT_EQ(plans[0], plans[1]);
 }
 
 // Batches smaller than the measured one: a target they cannot run as it is (more streams than

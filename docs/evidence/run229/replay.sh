@@ -10,9 +10,9 @@ for f in docs/evidence/run217/sweep-[0-9].csv.gz docs/evidence/run223/sweep-[0-9
   name=$(echo "$f" | cut -d/ -f3)-$(basename "$f" .csv.gz)
   zcat "$f" > "$T/$name.csv"
   for sv in 0 40; do
-    printf '%s second-visit=%s: ' "$name" "$sv"
+    printf '%s second-visit-batches=%s: ' "$name" "$sv"
     "$B" "$T/$name.csv" docs/evidence/run117/h100.toml --seeds=10 --max-batches=600 \
-      --slow=0.05:0.12 --slow-run=3 --second-visit=$sv 2>&1 |
+      --slow=0.05:0.12 --slow-run=3 --second-visit-batches=$sv 2>&1 |
       grep -E '^(graph|streams)|prediction error|explored' |
       sed 's/configurations whose mean is //; s/(median over seeds)//; s/prediction error://' |
       tr '\n' '|' | tr -s ' '

@@ -125,11 +125,13 @@ struct ExplorationOptions {
   // cost s; a far point does (run 24's sweeps: on-line fits 2x off at 4-8 n*). Not in steady
   // state (overlapped batches), where a visit is a dozen batches. docs/design.md.
   double probe_ratio = 3.0;
-  // A second visit of each neighbour of n*, this many batches after its first visit of a
-  // derivation, on top of the budget (0: none). A visit's batches run back to back, and a slow
-  // stretch of the machine slows them together; two visits apart in time rarely both sit in
-  // one (session 40, docs/results.md). Not in steady state (overlapped batches), where a visit
-  // is a dozen batches.
+  // A second visit of each neighbour of n*, with at least this many batches between the last
+  // sample of its first visit of a derivation and the second's first batch, on top of the
+  // budget (0: none). A visit's batches run back to back, and a slow stretch of the machine
+  // slows them together; two visits apart in time rarely both sit in one (session 40,
+  // docs/results.md). Owed until its samples are in (a visit cut short is made once more); a
+  // confirming or undecided comparison's visit counts as the second, however soon it came. Not
+  // in steady state (overlapped batches), where a visit is a dozen batches.
   int second_visit_batches = 0;
 };
 
@@ -479,7 +481,14 @@ class StreamController {
   std::string level_check_reason_;
   double level_check_ratio_ = 1.0;
   std::map<int, Samples> samples_;
-  std::map<int, int> visits_;  // visits started per n in this derivation
+  // Visits of an n in this derivation: started, explored samples taken at that very n (a
+  // confirmation's cleared samples still count), and the observation of the last of them.
+  struct VisitRecord {
+    int started = 0;
+    int samples = 0;
+    std::int64_t last_sample = -1;
+  };
+  std::map<int, VisitRecord> visits_;
   bool sampled_periods_ = false;  // some sample since the last derivation was a period
   std::map<int, std::vector<double>> issue_;  // host issue times (ms) per n, most recent last
   std::optional<int> suggested_;     // an n the re-fitted model prefers, to explore
