@@ -955,6 +955,13 @@ BatchPlan StreamController::Plan(std::int64_t items) {
     explore_left_ = VisitBatches() - 1;
     return {PlanKind::kExplore, n, PredictMs(n, items), generation_};
   };
+  // A visit that starts a new comparison with n*, unless the last one asked for more samples.
+  auto start_comparing_visit = [&](int target, int n) -> BatchPlan {
+    if (!undecided_.count(n) && !wins_.count(n)) {
+      if (auto it = samples_.find(n); it != samples_.end()) it->second.series = 0;
+    }
+    return start_visit(target, n);
+  };
   if (!confirm_n_ && !undecided_.empty()) {
     // A neighbour still undecided takes the free slot, so that it is resampled without the
     // budget too.
@@ -976,13 +983,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
   if (!confirm_n_ && undecided_.empty()) {
     if (std::optional<int> target = SecondVisitOf(items).due) {
       const int n = ClampToItems(*target, items);
-      if (n != n_star_) {
-        // A new comparison with n*, as a budget-paid visit starts one.
-        if (!wins_.count(n)) {
-          if (auto it = samples_.find(n); it != samples_.end()) it->second.series = 0;
-        }
-        return start_visit(*target, n);
-      }
+      if (n != n_star_) return start_comparing_visit(*target, n);
     }
   }
   if (options_.exploration.enabled && terms_ && level_ > 0.0 && tokens_ >= 1.0) {
@@ -992,11 +993,7 @@ BatchPlan StreamController::Plan(std::int64_t items) {
         // A visit of `run` batches, paid when planned (batches in flight do not overspend);
         // the bucket may go negative: it refills before the next visit.
         tokens_ -= VisitBatches();
-        // A new comparison unless the last one asked for more samples.
-        if (!undecided_.count(n) && !wins_.count(n)) {
-          if (auto it = samples_.find(n); it != samples_.end()) it->second.series = 0;
-        }
-        return start_visit(*target, n);
+        return start_comparing_visit(*target, n);
       }
     }
   }
