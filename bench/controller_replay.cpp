@@ -11,7 +11,9 @@
 // `--show=TEXT`: for each configuration whose name contains TEXT, what seed 0's controller
 // measured at each n and predicts there at the end of its run; `--probe-ratio=R` sets the
 // controller's exploration.probe_ratio (default: the option's default),
-// `--second-visit-batches=S` its exploration.second_visit_batches (default: the option's). The
+// `--second-visit-batches=S` its exploration.second_visit_batches (default: the option's),
+// `--revisit-batches=R` its exploration.revisit_batches and `--samples-per-candidate=K` its
+// exploration.samples_per_candidate (a visit then runs K + 1 batches; defaults: the options'). The
 // controller's halves
 // batch reports the sweep's kernel_half_ms (none where the sweep has none), or
 // `--kernel-half-share=S` times its kernel_ms for every configuration; `--no-kernel-halves`
@@ -21,7 +23,8 @@
 //   controller_replay SWEEP.csv PROFILE.toml [--batches=150] [--max-batches=B] [--seeds=20]
 //                    [--noise=0.02]
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
-//                    [--probe-ratio=R] [--second-visit-batches=S] [--kernel-half-share=S]
+//                    [--probe-ratio=R] [--second-visit-batches=S] [--revisit-batches=R]
+//                    [--samples-per-candidate=K] [--kernel-half-share=S]
 //                    [--no-kernel-halves]
 //                    [--burst=FROM:TO:EXCESS] [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
@@ -88,6 +91,8 @@ struct Settings {
   int worst = 0;  // the worst predicted points to list (of seed 0)
   double probe_ratio = -1.0;  // exploration.probe_ratio; < 0: the default
   int second_visit = -1;      // exploration.second_visit_batches; < 0: the default
+  int revisit = -1;           // exploration.revisit_batches; < 0: the default
+  int samples_per_candidate = -1;  // exploration.samples_per_candidate; < 0: the default
   // The kernel at half the batch, as a share of the whole kernel, for every configuration;
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
@@ -137,9 +142,13 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     ao.candidates.min_streams = at.begin()->first;
     ao.candidates.max_streams = at.rbegin()->first;
     ao.candidates.powers_of_two = true;
+    if (s.samples_per_candidate >= 1) {
+      ao.exploration.samples_per_candidate = s.samples_per_candidate;
+    }
     ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // as the pipeline, 1 in flight
     if (s.probe_ratio >= 0.0) ao.exploration.probe_ratio = s.probe_ratio;
     if (s.second_visit >= 0) ao.exploration.second_visit_batches = s.second_visit;
+    if (s.revisit >= 0) ao.exploration.revisit_batches = s.revisit;
     ao.measure_kernel_halves = !s.no_kernel_halves;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
@@ -331,6 +340,12 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--second-visit-batches=", 23) == 0) {
       ok = number(argv[i] + 23, &v) && v == std::floor(v) && v >= 0 && v <= 1e6;
       s.second_visit = static_cast<int>(v);
+    } else if (std::strncmp(argv[i], "--revisit-batches=", 18) == 0) {
+      ok = number(argv[i] + 18, &v) && v == std::floor(v) && v >= 1 && v <= 1e6;
+      s.revisit = static_cast<int>(v);
+    } else if (std::strncmp(argv[i], "--samples-per-candidate=", 24) == 0) {
+      ok = number(argv[i] + 24, &v) && v == std::floor(v) && v >= 1 && v <= 32;
+      s.samples_per_candidate = static_cast<int>(v);
     } else if (std::strncmp(argv[i], "--kernel-half-share=", 20) == 0) {
       ok = number(argv[i] + 20, &v) && v >= 0.0 && v <= 10.0;
       s.kernel_half_share = v;
@@ -362,7 +377,8 @@ int main(int argc, char** argv) {
                    "--slow: SHARE:EXCESS, a share 0 to 1 and an excess 0 to 10, --slow-run: 1 "
                    "to 1e6, --worst: a "
                    "whole number >= 0, --probe-ratio: 0 to 100, --second-visit-batches: a "
-                   "whole number 0 to 1e6, --kernel-half-share: 0 to 10, "
+                   "whole number 0 to 1e6, --revisit-batches: a whole number 1 to 1e6, "
+                   "--samples-per-candidate: 1 to 32, --kernel-half-share: 0 to 10, "
                    "--burst: FROM:TO:EXCESS, whole numbers 0 <= FROM <= TO <= 1e6 and an "
                    "excess 0 to 10, "
                    "--show: some text)\n";
@@ -386,6 +402,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: controller_replay SWEEP.csv PROFILE.toml [--batches=N>=1] [--max-batches=B] "
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
                  "[--worst=N>=0] [--probe-ratio=R] [--second-visit-batches=S] "
+                 "[--revisit-batches=R] [--samples-per-candidate=K] "
                  "[--kernel-half-share=S] [--no-kernel-halves] [--burst=FROM:TO:EXCESS] "
                  "[--show=TEXT]\n";
     return 64;
