@@ -69,6 +69,11 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "(predictions only; a single batch can sit in a burst of the host's link, "
             "docs/models.md); off by default: on a drifting lease its batches cost a stationary "
             "workload about 2 % (docs/results.md, session 34)");
+    s->Bool("adaptive.cap_slow_visits", [](C& c) -> bool& { return c.adaptive.cap_slow_visits; },
+            "at an n visited in a derivation other than the chosen one, with measured n on "
+            "either side, predict the faster of the visit's own time and the slower of those "
+            "two n's residuals carried to it (a visit of two batches can sit in a slow stretch "
+            "of a shared machine; predictions only, docs/models.md)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },

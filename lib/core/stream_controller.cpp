@@ -678,7 +678,44 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
         check > 0.0 ? std::min(reference_->measured_ms, check) : reference_->measured_ms;
     if (d > 0.0 && t > 0.0) cal.residuals.emplace(cal.residuals.begin(), 0.0, std::log(t / d));
   }
+  if (options_.cap_slow_visits && !ignore_visit_cap_ && !options_.steady_state &&
+      !sampled_periods_) {
+    CapSlowVisits(cal);
+  }
   return calibration_.emplace(std::move(cal));
+}
+
+void StreamController::CapSlowVisits(Calibration& cal) const {
+  // A visited n whose own time is slower than the measured n on either side of it say, each by
+  // its residual carried to this n (the slower of the two), is taken as read in a slow stretch
+  // of the machine: predicted at that (AdaptiveOptions::cap_slow_visits). The slower of the
+  // two, not the residuals interpolated between them: where the model's error moves between
+  // the two (the non-streamed anchor at n = 1 off the streamed n's), a visit in between that
+  // agrees with the farther one is a shape, not a slow stretch. Its residual stays in the list:
+  // the n beside it are predicted as before. A visit faster than both is kept (a shape the
+  // model lacks; a slow stretch never speeds a batch up).
+  const auto& res = cal.residuals;
+  for (std::size_t i = 1; i + 1 < res.size(); ++i) {
+    const int m = static_cast<int>(std::lround(std::exp2(res[i].first)));
+    if (m == n_star_) continue;
+    auto it = cal.measured.find(m);
+    if (it == cal.measured.end()) continue;
+    double others = cal.device.TotalMs(m) * std::exp(std::max(res[i - 1].second,
+                                                              res[i + 1].second));
+    if (cal.line) {
+      others = std::max(others, cal.line->fixed_ms + cal.line->per_sub_chunk_ms * m +
+                                    (cal.line->inline_part ? InlineIssueMs(m) : 0.0));
+    }
+    if (others > 0.0) it->second = std::min(it->second, others);
+  }
+}
+
+double StreamController::UncappedPredictMs(int streams, std::int64_t items) const {
+  const CalibrationReset reset(calibration_);  // built without the cap, dropped after
+  ignore_visit_cap_ = true;
+  const double ms = PredictMs(streams, items);
+  ignore_visit_cap_ = false;
+  return ms;
 }
 
 double StreamController::CalibratedDeviceMs(int n) const {

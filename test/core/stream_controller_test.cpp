@@ -1487,6 +1487,7 @@ TEST(StreamControllerTest, ASecondVisitOutvotesAFirstVisitInASlowStretch) {
   for (const int spacing : {0, 40}) {
     AdaptiveOptions o = Options();
     o.check_anchor = false;
+    o.cap_slow_visits = false;  // the second visit alone (the cap: ASlowVisitIsCapped...)
     o.exploration.second_visit_batches = spacing;
     StreamController c = Make(o);
     SimulatedCard card(21, 0.005);
@@ -2280,7 +2281,12 @@ TEST(StreamControllerTest, ThePredictionAtTheChosenNFollowsItsSamplesNotTheCoold
 TEST(StreamControllerTest, TheDevicePartLeavesOutTheHostsIssueTime) {
   constexpr Workload2 kTiny{0.045, 0.08, 0.044};
   constexpr double kSlowHostS = 0.02;  // 20 us per sub-chunk: the host bounds n >= 8
-  StreamController c(MakeModel(ModelKind::kCurrent), Believed(), Options());
+  // Without the cap on slow visits: on this card the fitted c leaves a residual at n = 2 4 %
+  // above those of the n beside it, which the cap would take for a slow stretch (the cost it
+  // trades; AVisitOnAResidualsBumpIsPulledToTheSlowerBracket).
+  AdaptiveOptions o = Options();
+  o.cap_slow_visits = false;
+  StreamController c(MakeModel(ModelKind::kCurrent), Believed(), o);
   SimulatedCard card(37, 0.01, kSlowHostS);
   card.ReportIssueTimes(0.012);
   card.ScaleDevice(1.1);
@@ -2307,6 +2313,144 @@ TEST(StreamControllerTest, TheDevicePartLeavesOutTheHostsIssueTime) {
   EXPECT_GE(device_bound, 2);
   // Far past the visited n the host's line is the prediction; the device part stays below it.
   EXPECT_GT(c.PredictMs(128, kItems), 1.5 * c.DevicePredictMs(128, kItems));
+}
+
+// cap_slow_visits: a visit whose two batches sat in a slow stretch (1.15x) is predicted at the
+// slower of what the measured n beside it say there, not at its own time; the plans are the
+// same with the cap and without, and so is every other n's prediction. On this card n* = 16,
+// its neighbours 32 (visited first) and 8, and the probe 128: 32 lies between 16 and 128.
+TEST(StreamControllerTest, ASlowVisitIsCappedByTheMeasuredNBesideIt) {
+  std::vector<std::pair<int, int>> plans[2];
+  std::optional<StreamController> runs[2];
+  int slowed_n = 0;
+  for (const bool cap : {false, true}) {
+    AdaptiveOptions o = Options();
+    o.cap_slow_visits = cap;
+    runs[cap].emplace(Make(o));
+    StreamController& c = *runs[cap];
+    SimulatedCard card(21, 0.005);
+    int first = 0;
+    for (int i = 0; i < 300; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      plans[cap].emplace_back(static_cast<int>(p.kind), p.streams);
+      BatchObservation obs = card.Run(p, kTransferBound, kItems);
+      if (p.kind == PlanKind::kExplore && (first == 0 || p.streams == first)) {
+        first = p.streams;  // the first neighbour visited: every batch of it slowed
+        obs.measured_ms *= 1.15;
+      }
+      ASSERT_TRUE(c.Observe(p, obs).ok());
+    }
+    slowed_n = first;
+  }
+  ASSERT_EQ(plans[0], plans[1]) << "predictions only";
+  const StreamController& off = *runs[0];
+  const StreamController& on = *runs[1];
+  ASSERT_EQ(on.streams(), 16);
+  ASSERT_EQ(slowed_n, 32);
+  int largest = 0;
+  for (const MeasuredN& m : on.Measured()) {
+    if (m.samples > 0) largest = std::max(largest, m.streams);
+  }
+  ASSERT_GT(largest, slowed_n) << "the slowed visit has a measured n on either side";
+  SimulatedCard card(21, 0.005);
+  const double exact = card.Exact(kTransferBound, slowed_n, kItems);
+  EXPECT_GT(off.PredictMs(slowed_n, kItems) / exact - 1.0, 0.10) << "its own time";
+  EXPECT_NEAR(on.PredictMs(slowed_n, kItems) / exact, 1.0, 0.03) << "the n beside it";
+  for (int n = 1; n <= 128; n *= 2) {
+    EXPECT_NEAR(on.UncappedPredictMs(n, kItems) / off.PredictMs(n, kItems), 1.0, 1e-12) << n;
+    if (n != slowed_n) {
+      EXPECT_NEAR(on.PredictMs(n, kItems) / off.PredictMs(n, kItems), 1.0, 1e-12) << n;
+    }
+  }
+}
+
+// What the cap leaves: a visit faster than the measured n beside it say (a shape the model
+// lacks: a slow stretch never speeds a batch up), and the largest n measured (the probe), which
+// has no measured n above it. Every batch at n = 32 takes 0.95x the card's time, and the probe's
+// 1.15x; with the cap both are predicted by their own times, as without it.
+TEST(StreamControllerTest, AFasterVisitAndTheLargestMeasuredNKeepTheirOwnTimes) {
+  AdaptiveOptions o = Options();
+  StreamController c = Make(o);
+  SimulatedCard card(21, 0.005);
+  int largest = 0;
+  for (int i = 0; i < 300; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation obs = card.Run(p, kTransferBound, kItems);
+    if (!RunsNonStreamed(p.kind) && p.streams == 32) obs.measured_ms *= 0.95;
+    if (!RunsNonStreamed(p.kind) && p.streams == 128) obs.measured_ms *= 1.15;
+    ASSERT_TRUE(c.Observe(p, obs).ok());
+  }
+  ASSERT_EQ(c.streams(), 16);
+  for (const MeasuredN& m : c.Measured()) {
+    if (m.samples > 0) largest = std::max(largest, m.streams);
+  }
+  ASSERT_EQ(largest, 128);
+  EXPECT_NEAR(c.PredictMs(32, kItems) / (0.95 * card.Exact(kTransferBound, 32, kItems)), 1.0,
+              0.02);
+  EXPECT_NEAR(c.PredictMs(128, kItems) / (1.15 * card.Exact(kTransferBound, 128, kItems)), 1.0,
+              0.02);
+  for (const int n : {32, 128}) {
+    EXPECT_EQ(c.PredictMs(n, kItems), c.UncappedPredictMs(n, kItems)) << n;
+  }
+}
+
+// The cap's cost: on a card whose fitted c leaves the residual at one visited n above those of
+// the measured n beside it (TheDevicePartLeavesOutTheHostsIssueTime's card: the device 1.1x
+// slower than the believed traits, the host bounding n >= 8), that n is predicted at the slower
+// of its brackets' residuals: here 2-6 % under the card, where without the cap it is within 3 %.
+// On the H100's committed traces the cap took 40 points over 10 % under it and put 3 over
+// (docs/results.md, session 41).
+TEST(StreamControllerTest, AVisitOnAResidualsBumpIsPulledToTheSlowerBracket) {
+  constexpr Workload2 kTiny{0.045, 0.08, 0.044};
+  constexpr double kSlowHostS = 0.02;
+  double at2[2] = {0.0, 0.0};
+  for (const bool cap : {false, true}) {
+    AdaptiveOptions o = Options();
+    o.cap_slow_visits = cap;
+    StreamController c(MakeModel(ModelKind::kCurrent), Believed(), o);
+    SimulatedCard card(37, 0.01, kSlowHostS);
+    card.ReportIssueTimes(0.012);
+    card.ScaleDevice(1.1);
+    card.SetUnknownEffect(0.0);
+    Drive(c, card, kTiny, 600);
+    at2[cap] = c.PredictMs(2, kItems) / card.Exact(kTiny, 2, kItems);
+  }
+  EXPECT_NEAR(at2[0], 1.0, 0.03);
+  EXPECT_LT(at2[1], 0.98);
+  EXPECT_GT(at2[1], 0.94);
+}
+
+// Where batches overlap (steady state, or samples that are periods) a visit is a dozen batches:
+// no cap; every prediction is the same with the option and without.
+TEST(StreamControllerTest, NoCapOnSlowVisitsInSteadyState) {
+  for (const bool periods : {true, false}) {
+    SCOPED_TRACE(periods);
+    std::optional<StreamController> runs[2];
+    for (const bool cap : {false, true}) {
+      AdaptiveOptions o = Options();
+      o.steady_state = !periods;  // periods: sampled_periods_ without steady_state set
+      o.cap_slow_visits = cap;
+      runs[cap].emplace(Make(o));
+      SimulatedCard card(21, 0.005);
+      if (periods) card.ReportPeriods();
+      int first = 0;
+      for (int i = 0; i < 300; ++i) {
+        const BatchPlan p = runs[cap]->Plan(kItems);
+        BatchObservation obs = card.Run(p, kTransferBound, kItems);
+        if (p.kind == PlanKind::kExplore && (first == 0 || p.streams == first)) {
+          first = p.streams;
+          obs.measured_ms *= 1.15;
+        }
+        ASSERT_TRUE(runs[cap]->Observe(p, obs).ok());
+      }
+    }
+    int visited = 0;
+    for (const MeasuredN& m : runs[1]->Measured()) visited += m.samples > 0;
+    ASSERT_GE(visited, 3);
+    for (int n = 1; n <= 128; n *= 2) {
+      EXPECT_EQ(runs[1]->PredictMs(n, kItems), runs[0]->PredictMs(n, kItems)) << n;
+    }
+  }
 }
 
 TEST(StreamControllerTest, OptionsAreValidated) {

@@ -158,6 +158,17 @@ struct AdaptiveOptions {
   // be cost alone. Off by default: on run 194's drifting lease (28-46 re-derivations in 400
   // batches) its batches cost issue 4's stationary workloads 2.1 % against the best fixed n.
   bool check_anchor = false;
+  // A visited n predicted at most at what the measured n beside it say: at an n this
+  // derivation visited (not n*) whose batches the device's paths bound, with a measured n on
+  // either side of it (the non-streamed measurement's anchor at n = 1 counts), the prediction
+  // is the faster of the visit's own time and the slower of the two neighbours' residuals
+  // carried to it. A visit is two batches; on the shared H100 two batches in a row sit in a
+  // slow stretch often enough that a neighbour read 10-20 % slow was the most common point over
+  // 10 % on the symmetric grid, and a slow stretch only slows a batch. Predictions only: the
+  // choice, exploration and drift read the samples, never a prediction. Not where batches
+  // overlap (steady state, or periods sampled): a visit is a dozen batches there. Replayed on
+  // the committed traces of runs 189-231 (bench/trace_replay; docs/results.md, session 41).
+  bool cap_slow_visits = true;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
@@ -305,6 +316,9 @@ class StreamController {
   // PredictMs with the anchor of the (re-)measurement alone, as without check_anchor: for
   // `streampipe sweep` to compare both on the same batches.
   double FirstAnchorPredictMs(int streams, std::int64_t items) const;
+  // PredictMs as without cap_slow_visits (a visited n predicted by its own time): for
+  // `streampipe sweep` and bench/trace_replay to compare both on the same batches.
+  double UncappedPredictMs(int streams, std::int64_t items) const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
   // At an n this derivation measured, its measured time; elsewhere the larger of the device
@@ -409,6 +423,8 @@ class StreamController {
     std::map<int, double> measured;
   };
   const Calibration& CalibrationNow() const;
+  // AdaptiveOptions::cap_slow_visits on a calibration whose residuals are made.
+  void CapSlowVisits(Calibration& cal) const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
   double StarLevelMs(const std::vector<double>& star_ms) const;
   // Drops the cached calibration when it goes out of scope (and when made).
@@ -512,6 +528,8 @@ class StreamController {
   double anchor_check_ms_ = 0.0;
   // Set while FirstAnchorPredictMs builds its calibration: the check left out.
   mutable bool ignore_anchor_check_ = false;
+  // Set while UncappedPredictMs builds its calibration: cap_slow_visits left out.
+  mutable bool ignore_visit_cap_ = false;
   std::string pending_reason_;
   double pending_ratio_ = 1.0;
   // The issue mode (SetSteadyState) changed while a re-measurement was pending: the coming
