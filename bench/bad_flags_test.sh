@@ -74,6 +74,13 @@ expect 64 "--streams: '0'" "$l" --streams=4,0
 expect 64 "--launches" "$dir/histogram_shapes" --launches=0
 expect 64 "bad flag --calls=2000" "$dir/issue_cost" --calls=2000
 expect 64 "--seeds" "$dir/controller_replay" --seeds=0 x.csv
+expect 64 "--revisit-batches" "$dir/controller_replay" --revisit-batches=0 x.csv
+expect 64 "--samples-per-candidate" "$dir/controller_replay" --samples-per-candidate=33 x.csv
+expect 64 "--list=-1" "$dir/trace_replay" --list=-1 a b c
+expect 64 "--set=adaptive.bogus=1" "$dir/trace_replay" --set=adaptive.bogus=1 a b c
+expect 64 "--set=noequals: not KEY=VALUE" "$dir/trace_replay" --set=noequals a b c
+expect 64 "unknown flag --frob" "$dir/trace_replay" --frob a b c
+expect 64 "usage: trace_replay" "$dir/trace_replay" a b
 expect 64 "--hand-join takes after or interleaved, not 'before'" "$dir/pipeline_bench" \
   --hand-join=before
 expect 64 "unrecognized command-line flag: --bogus" "$dir/pipeline_bench" --bogus

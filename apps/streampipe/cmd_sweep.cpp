@@ -147,6 +147,10 @@ struct TracedBatch {
   double host_wall_ms = 0.0;   // the Run call's wall time
   double epoch_s = 0.0;        // system clock at the Run call, seconds since 1970 (to line the
                                // batch up with logs of other tools, e.g. nvidia-smi's)
+  // The kernel at half the batch of the controller's reference after the batch (0: none): what
+  // the halves batch before a measurement measured, which runs inside Run and is not traced
+  // itself; bench/trace_replay feeds it back.
+  double kernel_half_ms = 0.0;
 };
 
 double Percentile(std::vector<double> v, double q) {
@@ -326,10 +330,12 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
       STREAMPIPE_ASSIGN_OR_RETURN(BatchStats st, candidate.Run(batch));
       const auto end = std::chrono::steady_clock::now();
       if (s.adaptive_trace != nullptr) {
+        const std::optional<BatchObservation>& ref = candidate.controller().reference();
         traced.push_back({std::move(st),
                           std::chrono::duration<double, std::milli>(begin - run_begin).count(),
                           std::chrono::duration<double, std::milli>(end - begin).count(),
-                          std::chrono::duration<double>(wall.time_since_epoch()).count()});
+                          std::chrono::duration<double>(wall.time_since_epoch()).count(),
+                          ref ? ref->components.kernel_half_ms : 0.0});
       }
     }
     ++adaptive_runs;
@@ -384,12 +390,12 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     // (host_wall_ms - elapsed_ms: the GPU's idle time around the batch, at most).
     for (const TracedBatch& t : kept_trace) {
       *s.adaptive_trace << absl::StrFormat(
-          "%s,%s,%d,%d,%g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f\n",
+          "%s,%s,%d,%d,%g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f\n",
           c.workload, c.grid, c.items * c.in_per_item, c.items * c.out_per_item, c.intensity,
           c.order, c.issue, kept_run, t.stats.index, PlanKindName(t.stats.kind), t.stats.streams,
           t.stats.settled ? 1 : 0, t.stats.elapsed_ms, t.stats.issue_ms, t.host_start_ms,
           t.host_wall_ms, t.stats.components.h2d_ms, t.stats.components.kernel_ms,
-          t.stats.components.d2h_ms, t.epoch_s);
+          t.stats.components.d2h_ms, t.epoch_s, t.kernel_half_ms);
     }
     s.adaptive_trace->flush();
   }
@@ -1140,7 +1146,7 @@ int RunSweep(const std::vector<std::string>& args) {
     if (!append) {
       trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
                     "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms,h2d_ms,"
-                    "kernel_ms,d2h_ms,epoch_s\n";
+                    "kernel_ms,d2h_ms,epoch_s,kernel_half_ms\n";
     }
     s.adaptive_trace = &trace_file;
   }

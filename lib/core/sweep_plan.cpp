@@ -188,7 +188,9 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
               "write a Chrome trace of one batch per issue order here (empty: none)");
     s->String("sweep.adaptive_trace", [](P& p) -> std::string& { return p.adaptive_trace; }, {},
               "write every batch of each kept adaptive run here (CSV: configuration, batch, "
-              "kind, n, settled, device and issue times, host start and wall time; empty: none)");
+              "kind, n, settled, device and issue times, host start and wall time, the "
+              "measurement's kernel at half the batch; bench/trace_replay replays it; empty: "
+              "none)");
     s->String("sweep.profile", [](P& p) -> std::string& { return p.profile; }, {},
               "device profile (streampipe calibrate; empty: calibrate now)");
     return s;
