@@ -4,6 +4,8 @@
 #   2. visits of one batch each (samples_per_candidate = 1), two visits 20 or 40 batches apart
 #      (second_visit_batches), against the default and the second visit of two batches.
 #   bash docs/evidence/session41/replay_visits.sh [BUILD_DIR]
+# replay-visits.txt was made with cf635ad's controller (adaptive.cap_slow_visits on); 95214f1's
+# (the same ideas, the cap not yet written) gave the same picture.
 set -eu
 B=${1:-build/release}/bench/controller_replay
 T=$(mktemp -d)
