@@ -692,14 +692,17 @@ void StreamController::CapSlowVisits(Calibration& cal) const {
   // two, not the residuals interpolated between them: where the model's error moves between
   // the two (the non-streamed anchor at n = 1 off the streamed n's), a visit in between that
   // agrees with the farther one is a shape, not a slow stretch. Its residual stays in the list:
-  // the n beside it are predicted as before. A visit faster than both is kept (a shape the
-  // model lacks; a slow stretch never speeds a batch up).
+  // the n beside it are predicted as before. A visit no slower than the slower bracket is kept
+  // (a shape the model lacks; a slow stretch never speeds a batch up). Neither n* nor a former
+  // n* (kRecent samples or more, kept since it was chosen) is a visit: their time is many
+  // batches'.
   const auto& res = cal.residuals;
   for (std::size_t i = 1; i + 1 < res.size(); ++i) {
     const int m = static_cast<int>(std::lround(std::exp2(res[i].first)));
     if (m == n_star_) continue;
     auto it = cal.measured.find(m);
     if (it == cal.measured.end()) continue;
+    if (auto s = samples_.find(m); s == samples_.end() || s->second.ms.size() >= kRecent) continue;
     double others = cal.device.TotalMs(m) * std::exp(std::max(res[i - 1].second,
                                                               res[i + 1].second));
     if (cal.line) {

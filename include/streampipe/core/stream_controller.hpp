@@ -159,10 +159,11 @@ struct AdaptiveOptions {
   // batches) its batches cost issue 4's stationary workloads 2.1 % against the best fixed n.
   bool check_anchor = false;
   // A visited n predicted at most at what the measured n beside it say: at an n this
-  // derivation visited (not n*) whose batches the device's paths bound, with a measured n on
-  // either side of it (the non-streamed measurement's anchor at n = 1 counts), the prediction
-  // is the faster of the visit's own time and the slower of the two neighbours' residuals
-  // carried to it. A visit is two batches; on the shared H100 two batches in a row sit in a
+  // derivation visited (not n*, and with fewer samples than a former n* keeps: a visit, or two)
+  // whose batches the device's paths bound, with a measured n on either side of it (the
+  // non-streamed measurement's anchor at n = 1 counts), the prediction is the faster of the
+  // visit's own time and the slower of the two neighbours' residuals carried to it (and never
+  // below the host's measured issue line). A visit is two batches; on the shared H100 two batches in a row sit in a
   // slow stretch often enough that a neighbour read 10-20 % slow was the most common point over
   // 10 % on the symmetric grid, and a slow stretch only slows a batch. Predictions only: the
   // choice, exploration and drift read the samples, never a prediction. Not where batches
@@ -317,12 +318,13 @@ class StreamController {
   // `streampipe sweep` to compare both on the same batches.
   double FirstAnchorPredictMs(int streams, std::int64_t items) const;
   // PredictMs as without cap_slow_visits (a visited n predicted by its own time): for
-  // `streampipe sweep` and bench/trace_replay to compare both on the same batches.
+  // bench/trace_replay to compare both on the same batches.
   double UncappedPredictMs(int streams, std::int64_t items) const;
 
   // The calibrated prediction for n streams and `items` items; 0 before the first measurement.
-  // At an n this derivation measured, its measured time; elsewhere the larger of the device
-  // part below and the host's measured issue line.
+  // At an n this derivation measured, its measured time (a visit's at most what the measured n
+  // beside it say, AdaptiveOptions::cap_slow_visits); elsewhere the larger of the device part
+  // below and the host's measured issue line.
   double PredictMs(int streams, std::int64_t items) const;
   // Its device part: the model's device paths corrected by the measured residuals, without the
   // bound of the host's measured issue time (ModelPredictMs is the larger of the two, and so is
@@ -419,7 +421,8 @@ class StreamController {
     LinearizedModel device;                            // the paths the residuals correct
     std::vector<std::pair<double, double>> residuals;  // (log2 n, log(measured / model)), by n
     // Every n sampled in this derivation -> its measured time (n*'s: StarLevelMs; a visit's
-    // scaled as the residuals' are), host-bound n included: their prediction.
+    // scaled as the residuals' are, then capped by CapSlowVisits), host-bound n included: their
+    // prediction.
     std::map<int, double> measured;
   };
   const Calibration& CalibrationNow() const;
