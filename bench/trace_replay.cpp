@@ -22,10 +22,13 @@
 //
 // SWEEP.csv and TRACE.csv uncompressed (zcat them first); PROFILE.toml the profile the sweep ran
 // with (its settings name the fingerprint). `--set=adaptive.cap_slow_visits=false`: a config
-// key (docs/config.md) for the replayed controller, after the sweep's settings. `--list=0.10`:
-// print every point whose error, replayed either way, exceeds it. Exit 0; 64 for bad flags; 66
-// for an unreadable or invalid input; 65 where some configuration's traced batches were not
-// the ones the controller planned (a trace of another controller: reported and left out).
+// key (docs/config.md) for the replayed controller, applied over the sweep's settings.
+// `--list=0.10`: print every point whose error, replayed either way, exceeds it. A configuration
+// traced more than once (a sweep stopped after its trace and resumed) is replayed from its last
+// run; one the sweep's CSV lacks is reported and left out. Exit 0; 64 for bad flags; 66 for an
+// unreadable input; 65 for a malformed one, or where some configuration was left out (not in
+// the CSV, or its traced batches were not the ones the controller planned: a trace of another
+// controller).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -65,6 +68,7 @@ Key KeyOf(const SweepPoint& p) {
 
 struct TraceRow {
   int run = 0;
+  long batch = 0;
   std::string kind;
   int streams = 0;
   bool settled = false;
@@ -84,11 +88,13 @@ std::map<std::string, std::string> Settings(const std::string& s) {
   return out;
 }
 
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
 // The options the sweep's adaptive pipeline ran with: the library's defaults, the sweep's
-// settings over them (cmd_sweep.cpp), then `base`'s keys that --set named.
+// settings over them (cmd_sweep.cpp), then the keys --set named (checked in main).
 streampipe::AdaptiveOptions OptionsFor(const std::map<int, const SweepPoint*>& at,
-                                       const streampipe::AdaptiveOptions& base) {
-  streampipe::AdaptiveOptions ao = base;
+                                       const Overrides& overrides) {
+  streampipe::AdaptiveOptions ao;
   const SweepPoint& first = *at.begin()->second;
   ao.candidates.min_streams = at.begin()->first;
   ao.candidates.max_streams = at.rbegin()->first;
@@ -112,7 +118,16 @@ streampipe::AdaptiveOptions OptionsFor(const std::map<int, const SweepPoint*>& a
   if (auto it = set.find("check-anchor"); it != set.end()) {
     ao.check_anchor = it->second == "true";
   }
-  return ao;
+  if (auto it = set.find("cap-slow-visits"); it != set.end()) {
+    ao.cap_slow_visits = it->second == "true";
+  }
+  streampipe::PipelineConfig config;
+  config.adaptive = ao;
+  for (const auto& [key, value] : overrides) {
+    // Valid: main applied each to a config before.
+    (void)streampipe::ApplyConfigOverride(&config, key, value);
+  }
+  return config.adaptive;
 }
 
 struct Replayed {
@@ -133,7 +148,7 @@ struct Replayed {
 };
 
 Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>& rows,
-                const streampipe::DeviceTraits& traits, const streampipe::AdaptiveOptions& base,
+                const streampipe::DeviceTraits& traits, const Overrides& overrides,
                 double half_scale) {
   std::map<int, const SweepPoint*> at;
   for (const SweepPoint& p : cfg) at[p.streams] = &p;
@@ -148,18 +163,26 @@ Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>&
     r.error = std::string(model.status().message());
     return r;
   }
-  streampipe::StreamController c(std::move(*model), traits, OptionsFor(at, base));
+  const streampipe::AdaptiveOptions options = OptionsFor(at, overrides);
+  streampipe::StreamController c(std::move(*model), traits, options);
   constexpr std::int64_t kItems = 1'000'000;  // batches are compared per item anyway
-  const TraceRow* measure = nullptr;          // the next measure row (for the untraced batches)
-  int last = 0;                               // the n of the batch before (0: non-streamed)
+  int last = 0;  // the n of the batch before (0: non-streamed)
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const TraceRow& row = rows[i];
-    if (row.kind == "measure") measure = &row;
     BatchPlan plan = c.Plan(kItems);
     // The warm-up and the halves batch run inside StreamPipeline::Run, untraced: fed from the
-    // measurement they precede (the halves with the rounds' kernel at half the batch).
+    // measurement they precede. Its kernel half: the one the trace recorded after the
+    // measurement's last batch (its measure_batches rows), or the rounds' (scaled) in traces
+    // without it.
     while (plan.kind == PlanKind::kWarmup || plan.kind == PlanKind::kMeasureHalves) {
-      const TraceRow* m = measure != nullptr && row.kind == "measure" ? measure : nullptr;
+      const TraceRow* m = row.kind == "measure" ? &row : nullptr;
+      const TraceRow* end = m;
+      for (std::size_t j = i + 1;
+           m != nullptr && j < rows.size() && j < i + static_cast<std::size_t>(options.measure_batches) &&
+           rows[j].kind == "measure";
+           ++j) {
+        end = &rows[j];
+      }
       if (m == nullptr) {
         r.error = absl::StrFormat("batch %zu: the controller planned a %s batch before a %s one",
                                   i, streampipe::PlanKindName(plan.kind), row.kind);
@@ -171,8 +194,8 @@ Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>&
       o.d2h_bytes = first.out_bytes;
       o.components = {m->h2d_ms, m->kernel_ms, m->d2h_ms};
       if (plan.kind == PlanKind::kMeasureHalves) {
-        if (m->kernel_half_ms > 0.0) {
-          o.components.kernel_half_ms = m->kernel_half_ms;  // the run's own
+        if (end->kernel_half_ms > 0.0) {
+          o.components.kernel_half_ms = end->kernel_half_ms;  // the run's own
         } else if (std::isfinite(first.kernel_half_ms)) {
           o.components.kernel_half_ms = first.kernel_half_ms * half_scale;
         }
@@ -266,7 +289,7 @@ struct Errors {
 int main(int argc, char** argv) {
   std::vector<std::string> files;
   double list = -1.0;
-  streampipe::PipelineConfig config;  // its adaptive options: the library's defaults, then --set
+  Overrides overrides;  // --set, in order
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--list=", 7) == 0) {
       if (!absl::SimpleAtod(argv[i] + 7, &list) || !(list >= 0.0)) {
@@ -276,14 +299,16 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--set=", 6) == 0) {
       const std::string kv = argv[i] + 6;
       const std::size_t eq = kv.find('=');
+      streampipe::PipelineConfig check;
       absl::Status st = eq == std::string::npos
                             ? absl::InvalidArgumentError("not KEY=VALUE")
-                            : streampipe::ApplyConfigOverride(&config, kv.substr(0, eq),
+                            : streampipe::ApplyConfigOverride(&check, kv.substr(0, eq),
                                                               kv.substr(eq + 1));
       if (!st.ok()) {
         std::cerr << "trace_replay: bad value in " << argv[i] << ": " << st.message() << "\n";
         return 64;
       }
+      overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (std::strncmp(argv[i], "--", 2) == 0) {
       std::cerr << "trace_replay: unknown flag " << argv[i] << "\n";
       return 64;
@@ -319,6 +344,7 @@ int main(int argc, char** argv) {
   int line_no = 0;
   for (absl::string_view line : absl::StrSplit(trace_text, '\n', absl::SkipEmpty())) {
     ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     std::vector<std::string> f = absl::StrSplit(line, ',');
     if (line_no == 1) {
       header = f;
@@ -327,11 +353,12 @@ int main(int argc, char** argv) {
     std::map<std::string, std::string> v;
     for (std::size_t k = 0; k < f.size() && k < header.size(); ++k) v[header[k]] = f[k];
     TraceRow t;
-    double in = 0, out = 0, intensity = 0, run = 0, n = 0, settled = 0;
+    double in = 0, out = 0, intensity = 0, run = 0, n = 0, settled = 0, batch = 0;
     const bool ok =
         f.size() == header.size() && absl::SimpleAtod(v["in_bytes"], &in) &&
         absl::SimpleAtod(v["out_bytes"], &out) && absl::SimpleAtod(v["intensity"], &intensity) &&
-        absl::SimpleAtod(v["adaptive_run"], &run) && absl::SimpleAtod(v["streams"], &n) &&
+        absl::SimpleAtod(v["adaptive_run"], &run) && absl::SimpleAtod(v["batch"], &batch) &&
+        absl::SimpleAtod(v["streams"], &n) &&
         absl::SimpleAtod(v["settled"], &settled) &&
         absl::SimpleAtod(v["elapsed_ms"], &t.elapsed_ms) &&
         absl::SimpleAtod(v["issue_ms"], &t.issue_ms) && absl::SimpleAtod(v["h2d_ms"], &t.h2d_ms) &&
@@ -339,13 +366,19 @@ int main(int argc, char** argv) {
         (v.count("kernel_half_ms") == 0 || absl::SimpleAtod(v["kernel_half_ms"], &t.kernel_half_ms));
     if (!ok) {
       std::cerr << "trace_replay: " << files[1] << ":" << line_no << ": not a trace row\n";
-      return 66;
+      return 65;
     }
     t.run = static_cast<int>(run);
+    t.batch = static_cast<long>(batch);
     t.kind = v["kind"];
     t.streams = static_cast<int>(n);
     t.settled = settled != 0.0;
-    traces[{v["workload"], v["grid"], in, out, intensity, v["order"], v["issue"]}].push_back(t);
+    std::vector<TraceRow>& rows = traces[{v["workload"], v["grid"], in, out, intensity,
+                                          v["order"], v["issue"]}];
+    // A configuration traced again (a sweep stopped after writing its trace, then resumed):
+    // its last run is the one the CSV's rows come from.
+    if (!rows.empty() && (t.run != rows.back().run || t.batch <= rows.back().batch)) rows.clear();
+    rows.push_back(t);
   }
   int failed = 0, fitted = 0;
   std::map<std::string, std::vector<Replayed>> by_mode;
@@ -353,13 +386,16 @@ int main(int argc, char** argv) {
     auto cfg = configs.find(key);
     if (cfg == configs.end()) {
       std::cerr << "trace_replay: " << files[1] << " traces a configuration " << files[0]
-                << " does not hold\n";
-      return 66;
+                << " does not hold (" << std::get<0>(key) << " " << std::get<1>(key)
+                << " intensity " << std::get<4>(key) << " " << std::get<5>(key) << " "
+                << std::get<6>(key) << "): left out\n";
+      ++failed;
+      continue;
     }
-    Replayed r = Replay(cfg->second, rows, profile->traits, config.adaptive, 1.0);
+    Replayed r = Replay(cfg->second, rows, profile->traits, overrides, 1.0);
     for (int k = 1; k <= 30 && !r.error.empty(); ++k) {
       for (double scale : {1.0 + 0.01 * k, 1.0 - 0.01 * k}) {
-        Replayed t = Replay(cfg->second, rows, profile->traits, config.adaptive, scale);
+        Replayed t = Replay(cfg->second, rows, profile->traits, overrides, scale);
         if (t.error.empty()) {
           r = std::move(t);
           r.half_scale = scale;
@@ -376,7 +412,7 @@ int main(int argc, char** argv) {
     by_mode[std::get<6>(key)].push_back(std::move(r));
   }
   std::printf("%d configurations replayed with the rounds' kernel half scaled to reproduce their "
-              "plans; %d not reproduced\n",
+              "plans; %d not reproduced (or not in the CSV)\n",
               fitted, failed);
   for (const auto& [mode, results] : by_mode) {
     double match = 0.0, match_uncapped = 0.0;

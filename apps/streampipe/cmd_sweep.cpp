@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -127,6 +128,8 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
       {"kernel-halves", s.plan.kernel_halves ? "true" : "false"},
       {"probe-ratio", SweepSettingNumber(s.plan.probe_ratio)},
       {"check-anchor", s.plan.check_anchor ? "true" : "false"},
+      // Always written: rows of sweeps before the option (no key) predicted without it.
+      {"cap-slow-visits", s.plan.cap_slow_visits ? "true" : "false"},
       {"measure-batches", absl::StrCat(s.plan.measure_batches)},
       {"drift-threshold", SweepSettingNumber(s.plan.drift_threshold)}};
   // Only where set: rows written before the option (0) resume as they are.
@@ -147,9 +150,11 @@ struct TracedBatch {
   double host_wall_ms = 0.0;   // the Run call's wall time
   double epoch_s = 0.0;        // system clock at the Run call, seconds since 1970 (to line the
                                // batch up with logs of other tools, e.g. nvidia-smi's)
-  // The kernel at half the batch of the controller's reference after the batch (0: none): what
-  // the halves batch before a measurement measured, which runs inside Run and is not traced
-  // itself; bench/trace_replay feeds it back.
+  // The kernel at half the batch of the controller's reference after the batch (0: none). After
+  // the last batch of a (re-)measurement (adaptive.measure_batches of them, each its own Run
+  // call) it is what that measurement's halves batch measured, per the reference's items (or
+  // the share carried from the last halves that measured): the halves batch runs inside Run and
+  // is not traced itself, and bench/trace_replay feeds this back for it.
   double kernel_half_ms = 0.0;
 };
 
@@ -280,6 +285,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.measure_kernel_halves = s.plan.kernel_halves;
   ao.adaptive.measure_batches = s.plan.measure_batches;
   ao.adaptive.check_anchor = s.plan.check_anchor;
+  ao.adaptive.cap_slow_visits = s.plan.cap_slow_visits;
   ao.adaptive.detector.threshold = s.plan.drift_threshold;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
@@ -390,7 +396,9 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
     // (host_wall_ms - elapsed_ms: the GPU's idle time around the batch, at most).
     for (const TracedBatch& t : kept_trace) {
       *s.adaptive_trace << absl::StrFormat(
-          "%s,%s,%d,%d,%g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f\n",
+          // The intensity to the last bit, as the sweep's CSV has it (%g kept six digits: a
+          // frame of 1366x768 pixels, 1049088, was 1.04909e+06 and matched no row).
+          "%s,%s,%d,%d,%.17g,%s,%s,%d,%d,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f\n",
           c.workload, c.grid, c.items * c.in_per_item, c.items * c.out_per_item, c.intensity,
           c.order, c.issue, kept_run, t.stats.index, PlanKindName(t.stats.kind), t.stats.streams,
           t.stats.settled ? 1 : 0, t.stats.elapsed_ms, t.stats.issue_ms, t.host_start_ms,
@@ -1133,21 +1141,33 @@ int RunSweep(const std::vector<std::string>& args) {
       1e-6 / s.traits.h2d.ms_per_byte, 1e-6 / s.traits.d2h.ms_per_byte,
       1e-6 / s.traits.h2d.duplex_ms_per_byte);
 
-  // A resumed sweep appends to the stopped one's adaptive trace.
+  // A resumed sweep appends to the stopped one's adaptive trace, if it has this version's
+  // columns (a trace of another version is refused, not mixed).
   std::ofstream trace_file;
   if (!adaptive_trace.empty()) {
+    constexpr std::string_view kTraceHeader =
+        "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,kind,streams,"
+        "settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms,h2d_ms,kernel_ms,d2h_ms,epoch_s,"
+        "kernel_half_ms";
     std::error_code ec;
     const bool append = resume && std::filesystem::file_size(adaptive_trace, ec) > 0 && !ec;
+    if (append) {
+      std::ifstream existing(adaptive_trace);
+      std::string header;
+      std::getline(existing, header);
+      if (header != kTraceHeader) {
+        return Fail(kCommand, kExitDataErr,
+                    absl::StrCat(adaptive_trace_flag, ": '", adaptive_trace,
+                                 "' holds a trace whose columns are not this version's (its first "
+                                 "line differs); move it away to resume"));
+      }
+    }
     trace_file.open(adaptive_trace, append ? std::ios::app : std::ios::trunc);
     if (!trace_file) {
       return Fail(kCommand, kExitIoErr,
                   absl::StrCat(adaptive_trace_flag, ": cannot write '", adaptive_trace, "'"));
     }
-    if (!append) {
-      trace_file << "workload,grid,in_bytes,out_bytes,intensity,order,issue,adaptive_run,batch,"
-                    "kind,streams,settled,elapsed_ms,issue_ms,host_start_ms,host_wall_ms,h2d_ms,"
-                    "kernel_ms,d2h_ms,epoch_s,kernel_half_ms\n";
-    }
+    if (!append) trace_file << kTraceHeader << "\n";
     s.adaptive_trace = &trace_file;
   }
   std::size_t done = 0;  // configurations measured by this run

@@ -171,6 +171,9 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
     s->Bool("sweep.check_anchor", [](P& p) -> bool& { return p.check_anchor; },
             "the adaptive pipeline's anchor check (adaptive.check_anchor): one more "
             "non-streamed batch per derivation once its visits are made");
+    s->Bool("sweep.cap_slow_visits", [](P& p) -> bool& { return p.cap_slow_visits; },
+            "the adaptive pipeline's adaptive.cap_slow_visits: a visited neighbour predicted at "
+            "most at what the measured n beside it say (predictions only)");
     s->Int("sweep.measure_batches", [](P& p) -> int& { return p.measure_batches; }, 1, 15,
            "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
            "(re-)measurement, the median of their parts used");

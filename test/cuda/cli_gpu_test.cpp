@@ -212,6 +212,18 @@ TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   EXPECT_EQ(testing::ReadFile(dir_ + "/foreign.toml"), foreign);
   EXPECT_EQ(testing::ReadFile(partial), stopped);
   EXPECT_EQ(testing::ReadFile(adaptive), stopped_trace);
+  // A trace of another version (other columns) is not appended to: refused, and left as it
+  // was (and so is the stopped sweep).
+  const std::string old_trace = dir_ + "/old-trace.csv";
+  std::ofstream(old_trace) << "workload,grid,in_bytes,out_bytes\nadd-scalar,symmetric,1,1\n";
+  r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ +
+                          "/redated.toml --adaptive-trace=" + old_trace);
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("holds a trace whose columns are not this version's"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::ReadFile(old_trace),
+            "workload,grid,in_bytes,out_bytes\nadd-scalar,symmetric,1,1\n");
+  EXPECT_EQ(testing::ReadFile(partial), stopped);
   // And --resume continues it: the configurations held whole are kept as they are, the rest
   // measured and appended, and the whole replaces the earlier file.
   r = testing::RunCommand("timeout 300 " + sweep + " --resume --profile=" + dir_ +

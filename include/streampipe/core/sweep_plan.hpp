@@ -55,6 +55,7 @@ struct SweepPlan {
   double probe_ratio = AdaptiveOptions{}.exploration.probe_ratio;
   int second_visit_batches = AdaptiveOptions{}.exploration.second_visit_batches;
   bool check_anchor = AdaptiveOptions{}.check_anchor;
+  bool cap_slow_visits = AdaptiveOptions{}.cap_slow_visits;
   int measure_batches = AdaptiveOptions{}.measure_batches;
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
   // Where it goes (paths relative to the working directory, as the flags').
