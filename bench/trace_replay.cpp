@@ -26,9 +26,9 @@
 // `--list=0.10`: print every point whose error, replayed either way, exceeds it. A configuration
 // traced more than once (a sweep stopped after its trace and resumed) is replayed from its last
 // run; one the sweep's CSV lacks is reported and left out. Exit 0; 64 for bad flags; 66 for an
-// unreadable input; 65 for a malformed one, or where some configuration was left out (not in
-// the CSV, or its traced batches were not the ones the controller planned: a trace of another
-// controller).
+// input that cannot be read (or no such profile); 65 for a malformed one, or where some
+// configuration was left out (not in the CSV, or its traced batches were not the ones the
+// controller planned: a trace of another controller).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -322,19 +322,22 @@ int main(int argc, char** argv) {
     return 64;
   }
   std::string sweep_text, trace_text;
-  if (!ReadFile(files[0], &sweep_text) || !ReadFile(files[1], &trace_text)) {
-    std::cerr << "trace_replay: cannot read " << files[0] << " or " << files[1] << "\n";
-    return 66;
+  for (const auto& [path, text] : {std::pair{&files[0], &sweep_text}, {&files[1], &trace_text}}) {
+    if (!ReadFile(*path, text)) {
+      std::cerr << "trace_replay: cannot read " << *path << "\n";
+      return 66;
+    }
   }
   absl::StatusOr<std::vector<SweepPoint>> points = streampipe::ParseSweepCsv(sweep_text);
   if (!points.ok()) {
     std::cerr << "trace_replay: " << files[0] << ": " << points.status().message() << "\n";
-    return 66;
+    return 65;
   }
   absl::StatusOr<streampipe::DeviceProfile> profile = streampipe::ReadDeviceProfile(files[2]);
   if (!profile.ok()) {
     std::cerr << "trace_replay: " << profile.status().message() << "\n";
-    return 66;
+    return absl::IsNotFound(profile.status()) || absl::IsPermissionDenied(profile.status()) ? 66
+                                                                                              : 65;
   }
   std::map<Key, std::vector<SweepPoint>> configs;
   for (const SweepPoint& p : *points) configs[KeyOf(p)].push_back(p);
