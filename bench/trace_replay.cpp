@@ -40,7 +40,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -58,13 +57,8 @@ namespace {
 using streampipe::BatchObservation;
 using streampipe::BatchPlan;
 using streampipe::PlanKind;
+using streampipe::SweepConfigKey;
 using streampipe::SweepPoint;
-
-using Key = std::tuple<std::string, std::string, double, double, double, std::string, std::string>;
-
-Key KeyOf(const SweepPoint& p) {
-  return {p.workload, p.grid, p.in_bytes, p.out_bytes, p.intensity, p.order, p.issue};
-}
 
 struct TraceRow {
   int run = 0;
@@ -75,18 +69,6 @@ struct TraceRow {
   double elapsed_ms = 0, issue_ms = 0, h2d_ms = 0, kernel_ms = 0, d2h_ms = 0;
   double kernel_half_ms = 0;  // the controller's reference's after the batch (0: not traced)
 };
-
-// "key=value" pairs of the sweep's settings column; absent keys keep the option's default.
-std::map<std::string, std::string> Settings(const std::string& s) {
-  std::map<std::string, std::string> out;
-  for (absl::string_view kv : absl::StrSplit(s, ' ', absl::SkipEmpty())) {
-    const std::size_t eq = kv.find('=');
-    if (eq != absl::string_view::npos) {
-      out[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
-    }
-  }
-  return out;
-}
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
@@ -102,7 +84,10 @@ streampipe::AdaptiveOptions OptionsFor(const std::map<int, const SweepPoint*>& a
   for (const auto& [n, p] : at) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.candidates.powers_of_two = pow2;
   ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // one batch at a time
-  const std::map<std::string, std::string> set = Settings(first.settings);
+  // The sweep's settings column; absent keys keep the option's default.
+  const std::vector<std::pair<std::string, std::string>> pairs =
+      streampipe::ParseSweepSettings(first.settings);
+  const std::map<std::string, std::string> set(pairs.begin(), pairs.end());
   const auto number = [&](const char* key, double* v) {
     auto it = set.find(key);
     return it != set.end() && absl::SimpleAtod(it->second, v);
@@ -339,10 +324,10 @@ int main(int argc, char** argv) {
     return absl::IsNotFound(profile.status()) || absl::IsPermissionDenied(profile.status()) ? 66
                                                                                               : 65;
   }
-  std::map<Key, std::vector<SweepPoint>> configs;
-  for (const SweepPoint& p : *points) configs[KeyOf(p)].push_back(p);
+  std::map<SweepConfigKey, std::vector<SweepPoint>> configs;
+  for (const SweepPoint& p : *points) configs[streampipe::ConfigKeyOf(p)].push_back(p);
   // The trace: a header, then one row per batch (cmd_sweep.cpp writes it).
-  std::map<Key, std::vector<TraceRow>> traces;
+  std::map<SweepConfigKey, std::vector<TraceRow>> traces;
   std::vector<std::string> header;
   int line_no = 0;
   for (absl::string_view line : absl::StrSplit(trace_text, '\n', absl::SkipEmpty())) {
@@ -389,9 +374,7 @@ int main(int argc, char** argv) {
     auto cfg = configs.find(key);
     if (cfg == configs.end()) {
       std::cerr << "trace_replay: " << files[1] << " traces a configuration " << files[0]
-                << " does not hold (" << std::get<0>(key) << " " << std::get<1>(key)
-                << " intensity " << std::get<4>(key) << " " << std::get<5>(key) << " "
-                << std::get<6>(key) << "): left out\n";
+                << " does not hold (" << streampipe::ConfigKeyName(key) << "): left out\n";
       ++failed;
       continue;
     }
@@ -412,7 +395,7 @@ int main(int argc, char** argv) {
       ++failed;
       continue;
     }
-    by_mode[std::get<6>(key)].push_back(std::move(r));
+    by_mode[key.issue].push_back(std::move(r));
   }
   std::printf("%d configurations replayed with the rounds' kernel half scaled to reproduce their "
               "plans; %d not reproduced (or not in the CSV)\n",

@@ -703,12 +703,9 @@ void StreamController::CapSlowVisits(Calibration& cal) const {
     auto it = cal.measured.find(m);
     if (it == cal.measured.end()) continue;
     if (auto s = samples_.find(m); s == samples_.end() || s->second.ms.size() >= kRecent) continue;
-    double others = cal.device.TotalMs(m) * std::exp(std::max(res[i - 1].second,
-                                                              res[i + 1].second));
-    if (cal.line) {
-      others = std::max(others, cal.line->fixed_ms + cal.line->per_sub_chunk_ms * m +
-                                    (cal.line->inline_part ? InlineIssueMs(m) : 0.0));
-    }
+    const double others =
+        std::max(cal.device.TotalMs(m) * std::exp(std::max(res[i - 1].second, res[i + 1].second)),
+                 IssueLineMs(cal.line, m));
     if (others > 0.0) it->second = std::min(it->second, others);
   }
 }
@@ -757,10 +754,12 @@ double StreamController::CalibratedMs(int n) const {
 double StreamController::CalibratedModelMs(int n) const {
   const Calibration& cal = CalibrationNow();
   if (cal.residuals.empty()) return SingleFactorMs(n);
-  const double issue = cal.line ? cal.line->fixed_ms + cal.line->per_sub_chunk_ms * n +
-                                      (cal.line->inline_part ? InlineIssueMs(n) : 0.0)
-                                : 0.0;
-  return std::max(CalibratedDeviceMs(n), issue);
+  return std::max(CalibratedDeviceMs(n), IssueLineMs(cal.line, n));
+}
+
+double StreamController::IssueLineMs(const std::optional<IssueLine>& line, int n) const {
+  if (!line) return 0.0;
+  return line->fixed_ms + line->per_sub_chunk_ms * n + (line->inline_part ? InlineIssueMs(n) : 0.0);
 }
 
 std::vector<MeasuredN> StreamController::Measured() const {

@@ -542,10 +542,7 @@ absl::StatusOr<std::string> FormatSweepSettings(
   return absl::StrJoin(tokens, " ");
 }
 
-namespace {
-
-// "a=1 b=2" as {{"a", "1"}, {"b", "2"}}, in order; a token without '=' is a key of empty value.
-std::vector<std::pair<std::string, std::string>> SettingsPairs(std::string_view settings) {
+std::vector<std::pair<std::string, std::string>> ParseSweepSettings(std::string_view settings) {
   std::vector<std::pair<std::string, std::string>> pairs;
   for (absl::string_view token : absl::StrSplit(Av(settings), ' ', absl::SkipEmpty())) {
     const std::size_t eq = token.find('=');
@@ -555,13 +552,11 @@ std::vector<std::pair<std::string, std::string>> SettingsPairs(std::string_view 
   return pairs;
 }
 
-}  // namespace
-
 std::string SweepSettingNumber(double v) { return FormatDouble(v); }
 
 std::string SweepSettingsDifference(std::string_view was, std::string_view now) {
-  const std::vector<std::pair<std::string, std::string>> a = SettingsPairs(was);
-  const std::vector<std::pair<std::string, std::string>> b = SettingsPairs(now);
+  const std::vector<std::pair<std::string, std::string>> a = ParseSweepSettings(was);
+  const std::vector<std::pair<std::string, std::string>> b = ParseSweepSettings(now);
   const std::map<std::string, std::string> b_map(b.begin(), b.end());
   const std::map<std::string, std::string> a_map(a.begin(), a.end());
   std::vector<std::string> differ;

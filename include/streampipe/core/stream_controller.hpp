@@ -163,9 +163,10 @@ struct AdaptiveOptions {
   // whose batches the device's paths bound, with a measured n on either side of it (the
   // non-streamed measurement's anchor at n = 1 counts), the prediction is the faster of the
   // visit's own time and the slower of the two neighbours' residuals carried to it (and never
-  // below the host's measured issue line). A visit is two batches; on the shared H100 two batches in a row sit in a
-  // slow stretch often enough that a neighbour read 10-20 % slow was the most common point over
-  // 10 % on the symmetric grid, and a slow stretch only slows a batch. Predictions only: the
+  // below the host's measured issue line). A visit is two batches; on the shared H100 two
+  // batches in a row sit in a slow stretch often enough that a neighbour read 10-20 % slow was
+  // the most common point over 10 % on the symmetric grid, and a slow stretch only slows a
+  // batch. Predictions only: the
   // choice, exploration and drift read the samples, never a prediction. Not where batches
   // overlap (steady state, or periods sampled): a visit is a dozen batches there. Replayed on
   // the committed traces of runs 189-231 (bench/trace_replay; docs/results.md, session 41).
@@ -413,6 +414,9 @@ class StreamController {
   // in fall under the inline limit between the visited n and the predicted one (runs 103-109:
   // the 2 MiB matrix product as graphs, 3.6 -> 5.4 us a sub-chunk from n = 64 to 128).
   double InlineIssueMs(int n) const;
+  // The host's measured issue time at n sub-chunks: the line a + s n, and the inline copies'
+  // part where the line's batches had none (0 without a line).
+  double IssueLineMs(const std::optional<IssueLine>& line, int n) const;
   // What the calibrated prediction needs from the measurements (docs/models.md, "Calibrated
   // prediction"): built once after they change, not at every prediction (Plan() makes one per
   // batch).

@@ -231,6 +231,10 @@ std::string ConfigKeyName(const SweepConfigKey& key);
 absl::StatusOr<std::string> FormatSweepSettings(
     const std::vector<std::pair<std::string, std::string>>& settings);
 
+// The pairs of a settings text, in order: "a=1 b=2" is {{"a", "1"}, {"b", "2"}}; a token
+// without '=' is a key of an empty value.
+std::vector<std::pair<std::string, std::string>> ParseSweepSettings(std::string_view settings);
+
 // A number as a setting's value: the shortest text that reads back as exactly `v` (as the
 // CSV writes its numbers: 0.1 is "0.1", 3.0000001 is "3.0000001"), so that two settings compare
 // equal only where their values are.
