@@ -22,7 +22,9 @@
 //
 // SWEEP.csv and TRACE.csv uncompressed (zcat them first); PROFILE.toml the profile the sweep ran
 // with (its settings name the fingerprint). `--set=adaptive.cap_slow_visits=false`: a config
-// key (docs/config.md) for the replayed controller, applied over the sweep's settings.
+// key (docs/config.md) for the replayed controller, applied over the sweep's settings; a sweep
+// whose settings name no carry-far-visits (before session 42) is replayed without it, so that
+// `--set=adaptive.carry_far_visits=true` and `=false` score that option as a pair.
 // `--list=0.10`: print every point whose error, replayed either way, exceeds it. A configuration
 // traced more than once (a sweep stopped after its trace and resumed) is replayed from its last
 // run; one the sweep's CSV lacks is reported and left out. Exit 0; 64 for bad flags; 66 for an
@@ -106,6 +108,9 @@ streampipe::AdaptiveOptions OptionsFor(const std::map<int, const SweepPoint*>& a
   if (auto it = set.find("cap-slow-visits"); it != set.end()) {
     ao.cap_slow_visits = it->second == "true";
   }
+  // Sweeps before session 42 record no carry-far-visits and ran without it.
+  const auto carry = set.find("carry-far-visits");
+  ao.carry_far_visits = carry != set.end() && carry->second == "true";
   streampipe::PipelineConfig config;
   config.adaptive = ao;
   for (const auto& [key, value] : overrides) {

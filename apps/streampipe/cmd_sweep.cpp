@@ -130,6 +130,8 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
       {"check-anchor", s.plan.check_anchor ? "true" : "false"},
       // Always written: rows of sweeps before the option (no key) predicted without it.
       {"cap-slow-visits", s.plan.cap_slow_visits ? "true" : "false"},
+      // Always written, too: rows without the key predicted without it (sweeps before session 42).
+      {"carry-far-visits", s.plan.carry_far_visits ? "true" : "false"},
       {"measure-batches", absl::StrCat(s.plan.measure_batches)},
       {"drift-threshold", SweepSettingNumber(s.plan.drift_threshold)}};
   // Only where set: rows written before the option (0) resume as they are.
@@ -286,6 +288,7 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
   ao.adaptive.measure_batches = s.plan.measure_batches;
   ao.adaptive.check_anchor = s.plan.check_anchor;
   ao.adaptive.cap_slow_visits = s.plan.cap_slow_visits;
+  ao.adaptive.carry_far_visits = s.plan.carry_far_visits;
   ao.adaptive.detector.threshold = s.plan.drift_threshold;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;

@@ -74,6 +74,10 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "either side, predict the faster of the visit's own time and the slower of those "
             "two n's residuals carried to it (a visit of two batches can sit in a slow stretch "
             "of a shared machine; predictions only, docs/models.md)");
+    s->Bool("adaptive.carry_far_visits", [](C& c) -> bool& { return c.adaptive.carry_far_visits; },
+            "after a drift re-derivation that kept n, predict the n above every n measured "
+            "since from the times measured before it, relative to the kept n's (the "
+            "re-derivation clears the visits; predictions only, docs/models.md)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },

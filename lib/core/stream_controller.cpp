@@ -434,6 +434,30 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
                                 : absl::StrFormat(", the model's n = %d measured no faster",
                                                   model_choice));
   }
+  // AdaptiveOptions::carry_far_visits: each device-bound n this derivation sampled, as its time
+  // relative to the kept n's, and those carried before that it did not sample.
+  std::map<int, double> carried;
+  if (kept && options_.carry_far_visits && !options_.steady_state && !sampled_periods_) {
+    const std::map<int, double> times = SampledTimes();
+    if (const auto base = times.find(old_n); base != times.end()) {
+      for (const auto& [n, ms] : times) {
+        if (n == old_n) continue;
+        if (const auto it = issue_.find(n);
+            it != issue_.end() && !it->second.empty() &&
+            TimeOf(Recent(it->second, kRecent)) >= kIssueBound * ms) {
+          continue;  // the host's time, not the device's
+        }
+        carried.emplace(n, ms / base->second);
+      }
+      const auto then = times.find(carried_base_);
+      for (const auto& [n, r] : carried_) {
+        if (times.count(n) || then == times.end()) continue;
+        carried.emplace(n, r * then->second / base->second);
+      }
+    }
+  }
+  carried_ = std::move(carried);
+  carried_base_ = old_n;
   level_ = 0.0;
   learning_.clear();
   samples_.clear();
@@ -611,6 +635,32 @@ double StreamController::StarLevelMs(const std::vector<double>& star_ms) const {
   return TimeOf(star_ms);
 }
 
+std::map<int, double> StreamController::SampledTimes() const {
+  std::map<int, double> out;
+  const auto star = samples_.find(n_star_);
+  const std::vector<double>* star_ms =
+      star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
+  const double star_time = star_ms != nullptr ? TimeOf(*star_ms) : 0.0;
+  for (const auto& [m, s] : samples_) {
+    if (s.ms.empty()) continue;
+    double t = 0.0;
+    if (m == n_star_) {
+      t = StarLevelMs(s.ms);
+    } else {
+      // The lower median of a visit's few samples sits below their median under symmetric
+      // noise (of two, 0.56 sigma): scaled by what the same estimator makes of n*'s many.
+      const std::vector<double> recent = Recent(s.ms, kRecent);
+      t = TimeOf(recent);
+      if (star_ms != nullptr) {
+        const double like = TimeLike(*star_ms, static_cast<int>(recent.size()));
+        if (like > 0.0) t *= star_time / like;
+      }
+    }
+    if (t > 0.0) out.emplace(m, t);
+  }
+  return out;
+}
+
 const StreamController::Calibration& StreamController::CalibrationNow() const {
   if (calibration_) return *calibration_;
   // The model's device paths (s = 0) with c fitted, corrected by the residuals measured at the
@@ -634,26 +684,8 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
     }
   }
   Calibration cal{line, Linearized(c_, s_model), {}, {}};
-  const auto star = samples_.find(n_star_);
-  const std::vector<double>* star_ms =
-      star != samples_.end() && !star->second.ms.empty() ? &star->second.ms : nullptr;
-  const double star_time = star_ms != nullptr ? TimeOf(*star_ms) : 0.0;
-  for (const auto& [m, s] : samples_) {
-    if (s.ms.empty()) continue;
-    double t = 0.0;
-    if (m == n_star_) {
-      t = StarLevelMs(s.ms);
-    } else {
-      // The lower median of a visit's few samples sits below their median under symmetric
-      // noise (of two, 0.56 sigma): scaled by what the same estimator makes of n*'s many.
-      const std::vector<double> recent = Recent(s.ms, kRecent);
-      t = TimeOf(recent);
-      if (star_ms != nullptr) {
-        const double like = TimeLike(*star_ms, static_cast<int>(recent.size()));
-        if (like > 0.0) t *= star_time / like;
-      }
-    }
-    if (t > 0.0) cal.measured.emplace(m, t);
+  for (const auto& [m, t] : SampledTimes()) {
+    cal.measured.emplace(m, t);
     // A batch the host's issue time bounds measures the host, not the device paths: it is
     // predicted by its own time (above) but corrects no other n's device paths.
     if (auto it = issue_.find(m);
@@ -663,6 +695,19 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
     }
     const double d = cal.device.TotalMs(m);
     if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(m), std::log(t / d));
+  }
+  // AdaptiveOptions::carry_far_visits: above every n this derivation sampled, the times carried
+  // over kept re-derivations, at the carried n's ratio to the kept n's time now.
+  if (options_.carry_far_visits && !options_.steady_state &&
+      !sampled_periods_ && !carried_.empty() && !cal.measured.empty()) {
+    const auto base = cal.measured.find(carried_base_);
+    const int top = cal.measured.rbegin()->first;
+    for (const auto& [n, r] : carried_) {
+      if (base == cal.measured.end() || n <= top) continue;
+      const double d = cal.device.TotalMs(n);
+      const double t = r * base->second;
+      if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(n), std::log(t / d));
+    }
   }
   // The non-streamed measurement is a batch at n = 1 too: where no streamed batch ran at 1, it
   // anchors the residual there, so that below the smallest n visited the correction runs

@@ -174,6 +174,10 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
     s->Bool("sweep.cap_slow_visits", [](P& p) -> bool& { return p.cap_slow_visits; },
             "the adaptive pipeline's adaptive.cap_slow_visits: a visited neighbour predicted at "
             "most at what the measured n beside it say (predictions only)");
+    s->Bool("sweep.carry_far_visits", [](P& p) -> bool& { return p.carry_far_visits; },
+            "the adaptive pipeline's adaptive.carry_far_visits: after a re-derivation that kept "
+            "n, the n above every n measured since predicted from the times measured before it "
+            "(predictions only)");
     s->Int("sweep.measure_batches", [](P& p) -> int& { return p.measure_batches; }, 1, 15,
            "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
            "(re-)measurement, the median of their parts used");

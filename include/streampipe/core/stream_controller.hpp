@@ -171,6 +171,18 @@ struct AdaptiveOptions {
   // overlap (steady state, or periods sampled): a visit is a dozen batches there. Replayed on
   // the committed traces of runs 189-231 (bench/trace_replay; docs/results.md, session 41).
   bool cap_slow_visits = true;
+  // After a drift re-derivation that kept n (the workload's shape unchanged: the lease slower or
+  // faster as a whole), the n measured before it predict the n above every n measured since:
+  // each device-bound n's time relative to the kept n's then, times the kept n's now, as a
+  // residual of the calibration (and through it the n between). The re-derivation clears the
+  // visits, and its own probe comes about 110 batches in: until then the largest n measured
+  // since held its residual out to n = 128, which breadth-first batches outgrow (the host's
+  // issue lengthens them by 0.4-0.5 of themselves there; run 233 sweep 19: 13-33 % under at
+  // n = 32-128 after 7 and 14 kept re-derivations). Chained over kept re-derivations; cleared by
+  // any other. Predictions only: the choice, exploration and drift read samples. Not where
+  // batches overlap (steady state, or periods sampled). Replayed on the committed traces of runs
+  // 189-234 (bench/trace_replay; docs/results.md, session 42).
+  bool carry_far_visits = true;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
@@ -430,6 +442,9 @@ class StreamController {
     std::map<int, double> measured;
   };
   const Calibration& CalibrationNow() const;
+  // Every n sampled in this derivation -> its time for the calibration (n*'s: StarLevelMs; a
+  // visit's lower median scaled by what the same estimator makes of n*'s samples).
+  std::map<int, double> SampledTimes() const;
   // AdaptiveOptions::cap_slow_visits on a calibration whose residuals are made.
   void CapSlowVisits(Calibration& cal) const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
@@ -537,6 +552,10 @@ class StreamController {
   mutable bool ignore_anchor_check_ = false;
   // Set while UncappedPredictMs builds its calibration: cap_slow_visits left out.
   mutable bool ignore_visit_cap_ = false;
+  // AdaptiveOptions::carry_far_visits: n -> its device-bound time relative to carried_base_'s,
+  // measured before the last re-derivations, each of which kept n; empty after any other.
+  std::map<int, double> carried_;
+  int carried_base_ = 0;
   std::string pending_reason_;
   double pending_ratio_ = 1.0;
   // The issue mode (SetSteadyState) changed while a re-measurement was pending: the coming

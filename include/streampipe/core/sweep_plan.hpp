@@ -56,6 +56,7 @@ struct SweepPlan {
   int second_visit_batches = AdaptiveOptions{}.exploration.second_visit_batches;
   bool check_anchor = AdaptiveOptions{}.check_anchor;
   bool cap_slow_visits = AdaptiveOptions{}.cap_slow_visits;
+  bool carry_far_visits = AdaptiveOptions{}.carry_far_visits;
   int measure_batches = AdaptiveOptions{}.measure_batches;
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
   // Where it goes (paths relative to the working directory, as the flags').
