@@ -2583,6 +2583,55 @@ TEST(StreamControllerTest, AKeptDriftCarriesTheFarVisitsAboveTheNMeasuredSince) 
   }
 }
 
+// The carry chains: the lease steps by 15 % twice, the second step 40 batches after the first
+// drift, before that derivation's probe; both re-derivations keep n* = 16. After the second,
+// n = 128 (measured only in the first derivation) is still predicted from its carried time,
+// within 3 % of the card, and without the chain it would be held from n = 32 (over 10 % under).
+TEST(StreamControllerTest, AFarVisitIsCarriedOverTwoKeptReDerivations) {
+  const auto shape = [](int n) { return n <= 32 ? 1.0 : 1.0 + 0.125 * std::log2(n / 32.0); };
+  AdaptiveOptions o = Options();
+  StreamController c = Make(o);
+  SimulatedCard card(21, 0.005);
+  std::vector<int> drifts;  // the batch of each drift event
+  std::optional<double> at_128;
+  bool far_again = false;
+  for (int i = 0; i < 700 && !at_128 && !far_again; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    BatchObservation obs = card.Run(p, kTransferBound, kItems);
+    double slower = i >= 300 ? 1.15 : 1.0;
+    if (!drifts.empty() && i >= drifts.front() + 40) slower *= 1.15;
+    if (RunsNonStreamed(p.kind)) {
+      obs.components = {obs.components.h2d_ms * slower, obs.components.kernel_ms * slower,
+                        obs.components.d2h_ms * slower, obs.components.kernel_half_ms * slower};
+      obs.measured_ms = obs.components.total_ms();
+    } else {
+      obs.measured_ms *= slower * shape(p.streams);
+    }
+    ASSERT_TRUE(c.Observe(p, obs).ok());
+    if (c.events().size() > drifts.size() + 1) drifts.push_back(i);
+    if (drifts.size() < 2) continue;
+    bool neighbours = true;
+    for (const int n : {8, 32}) {
+      bool seen = false;
+      for (const MeasuredN& m : c.Measured()) {
+        seen = seen || (m.streams == n && m.samples > 0);
+        far_again = far_again || (m.samples > 0 && m.streams > 32);
+      }
+      neighbours = neighbours && seen;
+    }
+    if (neighbours && !far_again) at_128 = c.PredictMs(128, kItems);
+  }
+  ASSERT_EQ(drifts.size(), 2u);
+  for (std::size_t k = 1; k < c.events().size(); ++k) {
+    ASSERT_TRUE(c.events()[k].n_kept) << c.events()[k].reason;
+    ASSERT_EQ(c.events()[k].new_streams, 16);
+  }
+  ASSERT_FALSE(far_again) << "the second derivation's probe came before its neighbours";
+  ASSERT_TRUE(at_128.has_value());
+  const double truth = card.Exact(kTransferBound, 128, kItems) * 1.15 * 1.15 * shape(128);
+  EXPECT_NEAR(*at_128 / truth, 1.0, 0.03);
+}
+
 TEST(StreamControllerTest, OptionsAreValidated) {
   EXPECT_TRUE(ValidateAdaptiveOptions(Options()).ok());
   AdaptiveOptions o = Options();
