@@ -435,19 +435,16 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
                                                   model_choice));
   }
   // AdaptiveOptions::carry_far_visits: each device-bound n this derivation sampled, as its time
-  // relative to the kept n's, and those carried before that it did not sample.
+  // relative to the kept n's (itself device-bound), and those carried before that it did not
+  // sample.
   std::map<int, double> carried;
   if (kept && options_.carry_far_visits && !options_.steady_state && !sampled_periods_) {
+    const bool line = MeasuredIssueLine().has_value();
     const std::map<int, double> times = SampledTimes();
-    if (const auto base = times.find(old_n); base != times.end()) {
+    if (const auto base = times.find(old_n);
+        base != times.end() && !IssueBound(old_n, base->second, line)) {
       for (const auto& [n, ms] : times) {
-        if (n == old_n) continue;
-        if (const auto it = issue_.find(n);
-            it != issue_.end() && !it->second.empty() &&
-            TimeOf(Recent(it->second, kRecent)) >= kIssueBound * ms) {
-          continue;  // the host's time, not the device's
-        }
-        carried.emplace(n, ms / base->second);
+        if (n != old_n && !IssueBound(n, ms, line)) carried.emplace(n, ms / base->second);
       }
       const auto then = times.find(carried_base_);
       for (const auto& [n, r] : carried_) {
@@ -661,6 +658,12 @@ std::map<int, double> StreamController::SampledTimes() const {
   return out;
 }
 
+bool StreamController::IssueBound(int n, double ms, bool line) const {
+  const auto it = issue_.find(n);
+  return line && it != issue_.end() && !it->second.empty() &&
+         TimeOf(Recent(it->second, kRecent)) >= kIssueBound * ms;
+}
+
 const StreamController::Calibration& StreamController::CalibrationNow() const {
   if (calibration_) return *calibration_;
   // The model's device paths (s = 0) with c fitted, corrected by the residuals measured at the
@@ -688,26 +691,9 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
     cal.measured.emplace(m, t);
     // A batch the host's issue time bounds measures the host, not the device paths: it is
     // predicted by its own time (above) but corrects no other n's device paths.
-    if (auto it = issue_.find(m);
-        line && it != issue_.end() && !it->second.empty() &&
-        TimeOf(Recent(it->second, kRecent)) >= kIssueBound * t) {
-      continue;
-    }
+    if (IssueBound(m, t, line.has_value())) continue;
     const double d = cal.device.TotalMs(m);
     if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(m), std::log(t / d));
-  }
-  // AdaptiveOptions::carry_far_visits: above every n this derivation sampled, the times carried
-  // over kept re-derivations, at the carried n's ratio to the kept n's time now.
-  if (options_.carry_far_visits && !options_.steady_state &&
-      !sampled_periods_ && !carried_.empty() && !cal.measured.empty()) {
-    const auto base = cal.measured.find(carried_base_);
-    const int top = cal.measured.rbegin()->first;
-    for (const auto& [n, r] : carried_) {
-      if (base == cal.measured.end() || n <= top) continue;
-      const double d = cal.device.TotalMs(n);
-      const double t = r * base->second;
-      if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(n), std::log(t / d));
-    }
   }
   // The non-streamed measurement is a batch at n = 1 too: where no streamed batch ran at 1, it
   // anchors the residual there, so that below the smallest n visited the correction runs
@@ -726,6 +712,24 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
   if (options_.cap_slow_visits && !ignore_visit_cap_ && !options_.steady_state &&
       !sampled_periods_) {
     CapSlowVisits(cal);
+  }
+  // AdaptiveOptions::carry_far_visits: above every n this derivation sampled, the times carried
+  // over kept re-derivations, at each carried n's ratio to the kept n's time now. After the
+  // cap, so that no carried time brackets a visit, and only where this derivation has a
+  // device-bound residual of its own (else every n is n*'s level times the model, as without
+  // the carry), the kept n among them.
+  if (options_.carry_far_visits && !options_.steady_state && !sampled_periods_ &&
+      !carried_.empty() && !cal.residuals.empty()) {
+    const auto base = cal.measured.find(carried_base_);
+    const int top = cal.measured.rbegin()->first;
+    if (base != cal.measured.end() && !IssueBound(base->first, base->second, line.has_value())) {
+      for (const auto& [n, r] : carried_) {
+        if (n <= top) continue;
+        const double d = cal.device.TotalMs(n);
+        const double t = r * base->second;
+        if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(n), std::log(t / d));
+      }
+    }
   }
   return calibration_.emplace(std::move(cal));
 }

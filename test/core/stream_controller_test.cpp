@@ -2632,6 +2632,116 @@ TEST(StreamControllerTest, AFarVisitIsCarriedOverTwoKeptReDerivations) {
   EXPECT_NEAR(*at_128 / truth, 1.0, 0.03);
 }
 
+// Drives two controllers, the carry off and on, over the same simulated card: streamed batches
+// scaled by shape(n) and, from batch 300, the lease 15 % slower; `after_drift(k, obs, plan)`
+// changes the batches from k batches after the first drift on. Returns the plans of both and, per
+// batch after the first drift, each controller's prediction at every n up to `upto(c)`.
+struct CarryPair {
+  std::vector<std::pair<int, int>> plans[2];
+  std::map<std::pair<int, int>, double> predictions[2];  // (batch, n)
+  std::vector<RederivationEvent> events;                 // the carrying controller's
+};
+template <typename Shape, typename AfterDrift, typename UpTo>
+CarryPair RunCarryPair(Shape shape, AfterDrift after_drift, UpTo upto, int batches) {
+  CarryPair out;
+  for (const bool carry : {false, true}) {
+    AdaptiveOptions o = Options();
+    o.carry_far_visits = carry;
+    StreamController c = Make(o);
+    SimulatedCard card(21, 0.005);
+    int drift = -1;
+    for (int i = 0; i < batches; ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      out.plans[carry].emplace_back(static_cast<int>(p.kind), p.streams);
+      BatchObservation obs = card.Run(p, kTransferBound, kItems);
+      const double slower = i >= 300 ? 1.15 : 1.0;
+      if (RunsNonStreamed(p.kind)) {
+        obs.components = {obs.components.h2d_ms * slower, obs.components.kernel_ms * slower,
+                          obs.components.d2h_ms * slower, obs.components.kernel_half_ms * slower};
+        obs.measured_ms = obs.components.total_ms();
+      } else {
+        obs.measured_ms *= slower * shape(p.streams);
+      }
+      if (drift >= 0) after_drift(i - drift, obs, p);
+      EXPECT_TRUE(c.Observe(p, obs).ok());
+      if (drift < 0 && c.events().size() > 1) drift = i;
+      if (drift < 0) continue;
+      for (int n = 1; n <= upto(c); n *= 2) out.predictions[carry][{i, n}] = c.PredictMs(n, kItems);
+    }
+    if (carry) out.events = c.events();
+  }
+  return out;
+}
+
+int LargestSampled(const StreamController& c) {
+  int top = 0;
+  for (const MeasuredN& m : c.Measured()) top = m.samples > 0 ? std::max(top, m.streams) : top;
+  return top;
+}
+
+// A carried time brackets no visit: n = 128 runs at 0.85x the model (its residual below the
+// others), and after the kept re-derivation every batch at n = 32 is 1.2x slow, a visit the cap
+// would bring down to a bracket above it. With the carry, 128's carried residual is such a
+// bracket; it is appended after the cap, so n = 32 and every n up to the largest sampled are
+// predicted as without the carry, batch by batch.
+TEST(StreamControllerTest, ACarriedTimeBracketsNoVisit) {
+  const CarryPair r = RunCarryPair(
+      [](int n) { return n == 128 ? 0.85 : 1.0; },
+      [](int, BatchObservation& obs, const BatchPlan& p) {
+        if (!RunsNonStreamed(p.kind) && p.streams == 32) obs.measured_ms *= 1.2;
+      },
+      LargestSampled, 700);
+  ASSERT_EQ(r.plans[0], r.plans[1]) << "predictions only";
+  ASSERT_GE(r.events.size(), 2u);
+  ASSERT_TRUE(r.events[1].n_kept) << r.events[1].reason;
+  ASSERT_EQ(r.predictions[0].size(), r.predictions[1].size());
+  int at_32 = 0;
+  for (const auto& [at, ms] : r.predictions[1]) {
+    at_32 += at.second == 32;
+    EXPECT_NEAR(ms / r.predictions[0].at(at), 1.0, 1e-12) << "batch " << at.first << ", n = "
+                                                          << at.second;
+  }
+  EXPECT_GT(at_32, 0) << "n = 32 never the largest sampled n";
+}
+
+// Any re-derivation that does not keep n clears what was carried: a kept drift (15 %), then 40
+// batches later the kernel grows 8x (another workload). From then on every prediction, at every
+// n, is the same with the carry and without it.
+TEST(StreamControllerTest, AReDerivationThatKeepsNoNCarriesNothing) {
+  const CarryPair r = RunCarryPair(
+      [](int n) { return n <= 32 ? 1.0 : 1.0 + 0.125 * std::log2(n / 32.0); },
+      [](int k, BatchObservation& obs, const BatchPlan& p) {
+        if (k < 40) return;
+        if (RunsNonStreamed(p.kind)) {
+          obs.components.kernel_ms *= 8.0;
+          obs.components.kernel_half_ms *= 8.0;
+          obs.measured_ms = obs.components.total_ms();
+        } else {
+          obs.measured_ms *= 1.5;
+        }
+      },
+      [](const StreamController&) { return 128; }, 700);
+  ASSERT_EQ(r.plans[0], r.plans[1]) << "predictions only";
+  std::vector<const RederivationEvent*> drifts;
+  for (const RederivationEvent& e : r.events) {
+    if (e.kind == EventKind::kDrift) drifts.push_back(&e);
+  }
+  ASSERT_GE(drifts.size(), 2u);
+  ASSERT_TRUE(drifts[0]->n_kept) << drifts[0]->reason;
+  ASSERT_FALSE(drifts[1]->n_kept) << drifts[1]->reason;
+  // The batch of the second drift: the first whose predictions at n = 128 agree again.
+  int differ = 0, after = 0;
+  bool cleared = false;
+  for (const auto& [at, ms] : r.predictions[1]) {
+    const bool same = std::abs(ms / r.predictions[0].at(at) - 1.0) < 1e-12;
+    if (at.second == 128 && !same && !cleared) ++differ;
+    if (at.second == 128 && !same && cleared) ++after;
+    cleared = cleared || (at.second == 128 && same && differ > 0);
+  }
+  EXPECT_GT(differ, 0) << "the kept drift carried nothing";
+  EXPECT_EQ(after, 0) << "a carried time moved a prediction after the workload changed";
+}
+
 TEST(StreamControllerTest, OptionsAreValidated) {
   EXPECT_TRUE(ValidateAdaptiveOptions(Options()).ok());
   AdaptiveOptions o = Options();

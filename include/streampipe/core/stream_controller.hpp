@@ -445,6 +445,10 @@ class StreamController {
   // Every n sampled in this derivation -> its time for the calibration (n*'s: StarLevelMs; a
   // visit's lower median scaled by what the same estimator makes of n*'s samples).
   std::map<int, double> SampledTimes() const;
+  // Whether the host's issue time bounds n's batches of time `ms` (its issue times' lower median
+  // at least kIssueBound of it), where an issue line is measured (`line`): a time of the host's,
+  // not of the device's paths.
+  bool IssueBound(int n, double ms, bool line) const;
   // AdaptiveOptions::cap_slow_visits on a calibration whose residuals are made.
   void CapSlowVisits(Calibration& cal) const;
   // n*'s measured time for the calibration, from its samples (not empty; see the .cpp).
