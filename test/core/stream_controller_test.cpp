@@ -2590,6 +2590,7 @@ TEST(StreamControllerTest, AKeptDriftCarriesTheFarVisitsAboveTheNMeasuredSince) 
 TEST(StreamControllerTest, AFarVisitIsCarriedOverTwoKeptReDerivations) {
   const auto shape = [](int n) { return n <= 32 ? 1.0 : 1.0 + 0.125 * std::log2(n / 32.0); };
   AdaptiveOptions o = Options();
+  o.carry_far_visits = true;
   StreamController c = Make(o);
   SimulatedCard card(21, 0.005);
   std::vector<int> drifts;  // the batch of each drift event

@@ -176,13 +176,15 @@ struct AdaptiveOptions {
   // each device-bound n's time relative to the kept n's then, times the kept n's now, as a
   // residual of the calibration (and through it the n between). The re-derivation clears the
   // visits, and its own probe comes about 110 batches in: until then the largest n measured
-  // since held its residual out to n = 128, which breadth-first batches outgrow (the host's
-  // issue lengthens them by 0.4-0.5 of themselves there; run 233 sweep 19: 13-33 % under at
-  // n = 32-128 after 7 and 14 kept re-derivations). Chained over kept re-derivations; cleared by
-  // any other. Predictions only: the choice, exploration and drift read samples. Not where
-  // batches overlap (steady state, or periods sampled). Replayed on the committed traces of runs
-  // 189-234 (bench/trace_replay; docs/results.md, session 42).
-  bool carry_far_visits = true;
+  // since holds its residual out to n = 128, which breadth-first batches outgrow (run 233 sweep
+  // 19: 13-33 % under at n = 32-128 after 7 and 14 kept re-derivations). Chained over kept
+  // re-derivations; cleared by any other. Predictions only: the choice, exploration and drift
+  // read samples. Not where batches overlap (steady state, or periods sampled). Off by default:
+  // on the committed traces of runs 189-234 it took the symmetric points over 10 % from 156 to
+  // 147, on run 236's fresh sweeps it moved none, and on run 237's busy lease it took them from
+  // 68 to 63 but one sweep-mode over 10 % and one median up by 0.09 points, which its criterion,
+  // written before the run, did not allow (docs/results.md, session 42).
+  bool carry_far_visits = false;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift
