@@ -723,8 +723,8 @@ const StreamController::Calibration& StreamController::CalibrationNow() const {
     const auto base = cal.measured.find(carried_base_);
     const int top = cal.measured.rbegin()->first;
     if (base != cal.measured.end() && !IssueBound(base->first, base->second, line.has_value())) {
-      for (const auto& [n, r] : carried_) {
-        if (n <= top) continue;
+      for (auto it = carried_.upper_bound(top); it != carried_.end(); ++it) {
+        const auto& [n, r] = *it;
         const double d = cal.device.TotalMs(n);
         const double t = r * base->second;
         if (d > 0.0 && t > 0.0) cal.residuals.emplace_back(std::log2(n), std::log(t / d));

@@ -177,7 +177,7 @@ struct AdaptiveOptions {
   // residual of the calibration (and through it the n between). The re-derivation clears the
   // visits, and its own probe comes about 110 batches in: until then the largest n measured
   // since holds its residual out to n = 128, which breadth-first batches outgrow (run 233 sweep
-  // 19: 13-33 % under at n = 32-128 after 7 and 14 kept re-derivations). Chained over kept
+  // 19: 13-33 % under at n = 32-128 in two runs re-measured 7 and 21 times). Chained over kept
   // re-derivations; cleared by any other. Predictions only: the choice, exploration and drift
   // read samples. Not where batches overlap (steady state, or periods sampled). Off by default:
   // on the committed traces of runs 189-234 it took the symmetric points over 10 % from 156 to
