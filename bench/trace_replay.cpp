@@ -53,6 +53,7 @@
 #include "streampipe/core/statistics.hpp"
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
+#include "streampipe/core/sweep_plan.hpp"
 
 namespace {
 
@@ -75,42 +76,25 @@ struct TraceRow {
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
 // The options the sweep's adaptive pipeline ran with: the library's defaults, the sweep's
-// settings over them (cmd_sweep.cpp), then the keys --set named (checked in main).
-streampipe::AdaptiveOptions OptionsFor(const std::map<int, const SweepPoint*>& at,
-                                       const Overrides& overrides) {
+// settings over them (the keys cmd_sweep.cpp records, streampipe::SweepAdaptiveSettings), then
+// the keys --set named (checked in main). A sweep whose settings name no carry-far-visits
+// (before session 42) ran without it; a key the settings do not name otherwise keeps the
+// library's default (so a sweep before session 41 is replayed with the cap, and
+// UncappedPredictMs gives it as it ran).
+absl::StatusOr<streampipe::AdaptiveOptions> OptionsFor(
+    const std::map<int, const SweepPoint*>& at, const Overrides& overrides) {
   streampipe::AdaptiveOptions ao;
+  ao.carry_far_visits = false;
   const SweepPoint& first = *at.begin()->second;
+  if (absl::Status st = streampipe::ApplySweepAdaptiveSettings(first.settings, &ao); !st.ok()) {
+    return st;
+  }
   ao.candidates.min_streams = at.begin()->first;
   ao.candidates.max_streams = at.rbegin()->first;
   bool pow2 = true;
   for (const auto& [n, p] : at) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.candidates.powers_of_two = pow2;
   ao.exploration.run = ao.exploration.samples_per_candidate + 1;  // one batch at a time
-  // The sweep's settings column; absent keys keep the option's default.
-  const std::vector<std::pair<std::string, std::string>> pairs =
-      streampipe::ParseSweepSettings(first.settings);
-  const std::map<std::string, std::string> set(pairs.begin(), pairs.end());
-  const auto number = [&](const char* key, double* v) {
-    auto it = set.find(key);
-    return it != set.end() && absl::SimpleAtod(it->second, v);
-  };
-  double v = 0.0;
-  if (number("probe-ratio", &v)) ao.exploration.probe_ratio = v;
-  if (number("second-visit-batches", &v)) ao.exploration.second_visit_batches = static_cast<int>(v);
-  if (number("measure-batches", &v)) ao.measure_batches = static_cast<int>(v);
-  if (number("drift-threshold", &v)) ao.detector.threshold = v;
-  if (auto it = set.find("kernel-halves"); it != set.end()) {
-    ao.measure_kernel_halves = it->second == "true";
-  }
-  if (auto it = set.find("check-anchor"); it != set.end()) {
-    ao.check_anchor = it->second == "true";
-  }
-  if (auto it = set.find("cap-slow-visits"); it != set.end()) {
-    ao.cap_slow_visits = it->second == "true";
-  }
-  // Sweeps before session 42 record no carry-far-visits and ran without it.
-  const auto carry = set.find("carry-far-visits");
-  ao.carry_far_visits = carry != set.end() && carry->second == "true";
   streampipe::PipelineConfig config;
   config.adaptive = ao;
   for (const auto& [key, value] : overrides) {
@@ -153,7 +137,12 @@ Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>&
     r.error = std::string(model.status().message());
     return r;
   }
-  const streampipe::AdaptiveOptions options = OptionsFor(at, overrides);
+  absl::StatusOr<streampipe::AdaptiveOptions> ao = OptionsFor(at, overrides);
+  if (!ao.ok()) {
+    r.error = std::string(ao.status().message());
+    return r;
+  }
+  const streampipe::AdaptiveOptions options = *ao;
   streampipe::StreamController c(std::move(*model), traits, options);
   constexpr std::int64_t kItems = 1'000'000;  // batches are compared per item anyway
   int last = 0;  // the n of the batch before (0: non-streamed)

@@ -124,19 +124,10 @@ absl::StatusOr<std::string> MeasuringSettings(const Settings& s, bool histogram,
       {"adaptive-batches", absl::StrCat(s.plan.adaptive_batches)},
       {"adaptive-max-batches", absl::StrCat(s.adaptive_max_batches)},
       {"adaptive-retries", absl::StrCat(s.plan.adaptive_retries)},
-      {"judge-anchor", s.plan.judge_anchor ? "true" : "false"},
-      {"kernel-halves", s.plan.kernel_halves ? "true" : "false"},
-      {"probe-ratio", SweepSettingNumber(s.plan.probe_ratio)},
-      {"check-anchor", s.plan.check_anchor ? "true" : "false"},
-      // Always written: rows of sweeps before the option (no key) predicted without it.
-      {"cap-slow-visits", s.plan.cap_slow_visits ? "true" : "false"},
-      // Always written, too: rows without the key predicted without it (sweeps before session 42).
-      {"carry-far-visits", s.plan.carry_far_visits ? "true" : "false"},
-      {"measure-batches", absl::StrCat(s.plan.measure_batches)},
-      {"drift-threshold", SweepSettingNumber(s.plan.drift_threshold)}};
-  // Only where set: rows written before the option (0) resume as they are.
-  if (s.plan.second_visit_batches > 0) {
-    v.emplace_back("second-visit-batches", absl::StrCat(s.plan.second_visit_batches));
+      {"judge-anchor", s.plan.judge_anchor ? "true" : "false"}};
+  // The adaptive pipeline's controller keys (sweep_plan.hpp), as bench/trace_replay reads them.
+  for (auto& pair : SweepAdaptiveSettings(SweepAdaptiveOptions(s.plan))) {
+    v.push_back(std::move(pair));
   }
   if (histogram) v.emplace_back("histogram-kernel", histogram_kernel);
   // The streams' hardware queues (CUDA_DEVICE_MAX_CONNECTIONS): the runtime's, not the profile's.
@@ -280,16 +271,9 @@ absl::Status Measure(const Config& c, const Settings& s, std::vector<SweepPoint>
 
   // The adaptive pipeline: measures, chooses, explores and calibrates over its batches.
   PipelineOptions ao = OptionsFor(c, s, max_n);
+  ao.adaptive = SweepAdaptiveOptions(s.plan);  // what each row's settings record
   ao.adaptive.candidates.min_streams = ns.front();
   ao.adaptive.candidates.max_streams = max_n;
-  ao.adaptive.exploration.probe_ratio = s.plan.probe_ratio;
-  ao.adaptive.exploration.second_visit_batches = s.plan.second_visit_batches;
-  ao.adaptive.measure_kernel_halves = s.plan.kernel_halves;
-  ao.adaptive.measure_batches = s.plan.measure_batches;
-  ao.adaptive.check_anchor = s.plan.check_anchor;
-  ao.adaptive.cap_slow_visits = s.plan.cap_slow_visits;
-  ao.adaptive.carry_far_visits = s.plan.carry_far_visits;
-  ao.adaptive.detector.threshold = s.plan.drift_threshold;
   bool pow2 = true;
   for (int n : ns) pow2 = pow2 && (n & (n - 1)) == 0;
   ao.adaptive.candidates.powers_of_two = pow2;

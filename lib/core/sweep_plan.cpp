@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <functional>
+#include <variant>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -10,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "streampipe/core/config.hpp"
 #include "streampipe/core/histogram_kernel.hpp"
 #include "streampipe/core/sweep.hpp"
 
@@ -46,6 +49,41 @@ std::string ListOf(const std::vector<std::string>& names) {
   return absl::StrCat("comma list of: ", absl::StrJoin(names, ", "));
 }
 
+// The plan's keys that are options of the adaptive pipeline's controller, and the configuration
+// key (docs/config.md) each one is. The order is the one every row's settings write them in
+// (SweepPoint::settings): rows of earlier sweeps hold it, and --resume compares settings.
+struct AdaptiveKey {
+  const char* sweep;   // the plan's key; its flag names it in the settings
+  const char* config;  // the PipelineConfig key
+  bool where_set;      // written only where it differs from the library's default
+};
+constexpr AdaptiveKey kAdaptiveKeys[] = {
+    {"sweep.kernel_halves", "adaptive.measure_kernel_halves", false},
+    {"sweep.probe_ratio", "exploration.probe_ratio", false},
+    {"sweep.check_anchor", "adaptive.check_anchor", false},
+    // Always written: rows without the key (sweeps before session 41) predicted without it.
+    {"sweep.cap_slow_visits", "adaptive.cap_slow_visits", false},
+    // Always written, too: rows without it (sweeps before session 42) predicted without it.
+    {"sweep.carry_far_visits", "adaptive.carry_far_visits", false},
+    {"sweep.measure_batches", "adaptive.measure_batches", false},
+    {"sweep.drift_threshold", "detector.threshold", false},
+    // Only where set: rows written before the option (0) resume as they are.
+    {"sweep.second_visit_batches", "exploration.second_visit_batches", true},
+};
+
+// The two schemas' keys of an entry. Both exist (SweepPlanTest checks every entry), so a null
+// here is a table out of step with a schema: the entry is skipped rather than the process ended.
+std::pair<const TomlKey*, const TomlKey*> KeysOf(const AdaptiveKey& k) {
+  return {SweepPlanSchema().Find(k.sweep), PipelineConfigSchema().Find(k.config)};
+}
+
+std::string SettingText(const TomlValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return SweepSettingNumber(*d);
+  if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return absl::StrCat(*i);
+  if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return std::get<std::string>(v);
+}
+
 }  // namespace
 
 const std::vector<std::string>& SweepGridNames() {
@@ -63,6 +101,53 @@ const std::vector<std::string>& SweepOrderNames() {
 const std::vector<std::string>& SweepIssueNames() {
   static const std::vector<std::string> names = {"streams", "graph"};
   return names;
+}
+
+AdaptiveOptions SweepAdaptiveOptions(const SweepPlan& plan) {
+  PipelineConfig config;
+  for (const AdaptiveKey& k : kAdaptiveKeys) {
+    const auto [sweep, option] = KeysOf(k);
+    if (sweep != nullptr && option != nullptr) option->set(&config, sweep->get(&plan));
+  }
+  return config.adaptive;
+}
+
+std::vector<std::pair<std::string, std::string>> SweepAdaptiveSettings(
+    const AdaptiveOptions& options) {
+  PipelineConfig config, defaults;
+  config.adaptive = options;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const AdaptiveKey& k : kAdaptiveKeys) {
+    const auto [sweep, option] = KeysOf(k);
+    if (sweep == nullptr || option == nullptr) continue;
+    const TomlValue v = option->get(&config);
+    if (k.where_set && v == option->get(&defaults)) continue;
+    pairs.emplace_back(SweepPlanFlag(*sweep), SettingText(v));
+  }
+  return pairs;
+}
+
+absl::Status ApplySweepAdaptiveSettings(std::string_view settings, AdaptiveOptions* options) {
+  PipelineConfig config;
+  config.adaptive = *options;
+  for (const auto& [key, value] : ParseSweepSettings(settings)) {
+    for (const AdaptiveKey& k : kAdaptiveKeys) {
+      const auto [sweep, option] = KeysOf(k);
+      if (sweep == nullptr || option == nullptr || SweepPlanFlag(*sweep) != key) continue;
+      if (absl::Status s = ApplyConfigOverride(&config, k.config, value); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("the sweep's setting ", key, "=", value,
+                                                       " (", k.config, "): ", s.message()));
+      }
+    }
+  }
+  *options = config.adaptive;  // all or nothing
+  return absl::OkStatus();
+}
+
+std::vector<std::pair<std::string, std::string>> SweepAdaptiveKeys() {
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const AdaptiveKey& k : kAdaptiveKeys) keys.emplace_back(k.sweep, k.config);
+  return keys;
 }
 
 absl::StatusOr<std::vector<std::pair<int, int>>> ParseFrameSizes(std::string_view text) {

@@ -90,6 +90,35 @@ std::string SweepPlanToml(const SweepPlan& plan, bool with_help = true);
 // The reference table of docs/config.md's sweep section.
 std::string SweepPlanMarkdown();
 
+// ---- The sweep's adaptive pipeline ----
+//
+// Some keys of the plan are options of the adaptive pipeline's controller (sweep.probe_ratio is
+// exploration.probe_ratio, sweep.kernel_halves is adaptive.measure_kernel_halves, ...). One
+// table in sweep_plan.cpp pairs them, and the three functions below read it, so that what the
+// sweep runs, what each row records of it (SweepPoint::settings) and what bench/trace_replay
+// replays from those records cannot disagree.
+
+// The library's default AdaptiveOptions with the plan's controller keys set. The n to choose
+// from are the sweep's per configuration: `candidates` is left at its default.
+AdaptiveOptions SweepAdaptiveOptions(const SweepPlan& plan);
+
+// The controller keys of `options` as settings pairs, each named as the sweep's flag
+// ("probe-ratio", "3"), in the table's order (a row's settings keep it). A key the table marks
+// as written where set (exploration.second_visit_batches) is left out at the library's
+// default, so that rows written before it existed keep their settings.
+std::vector<std::pair<std::string, std::string>> SweepAdaptiveSettings(
+    const AdaptiveOptions& options);
+
+// The inverse: each pair of `settings` (a row's settings text) that names a controller key,
+// applied to `options`; other keys are ignored, and keys it does not name left as they are
+// (what a sweep before that key ran with is the caller's to say). InvalidArgument naming the
+// key and value where a value is not one the key allows.
+absl::Status ApplySweepAdaptiveSettings(std::string_view settings, AdaptiveOptions* options);
+
+// The table: each controller key's path in the sweep's schema and in the configuration's
+// ({"sweep.probe_ratio", "exploration.probe_ratio"}), in its order.
+std::vector<std::pair<std::string, std::string>> SweepAdaptiveKeys();
+
 // "WxH,WxH": the histogram grid's frame sizes, each side in [1, 65536]. InvalidArgument naming
 // the item otherwise.
 absl::StatusOr<std::vector<std::pair<int, int>>> ParseFrameSizes(std::string_view spec);
