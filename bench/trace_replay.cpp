@@ -29,8 +29,9 @@
 // traced more than once (a sweep stopped after its trace and resumed) is replayed from its last
 // run; one the sweep's CSV lacks is reported and left out. Exit 0; 64 for bad flags; 66 for an
 // input that cannot be read (or no such profile); 65 for a malformed one, or where some
-// configuration was left out (not in the CSV, or its traced batches were not the ones the
-// controller planned: a trace of another controller).
+// configuration was left out (not in the CSV; its settings name a controller key at a value
+// the key does not allow, said once per configuration; or its traced batches were not the ones
+// the controller planned: a trace of another controller).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -122,8 +123,8 @@ struct Replayed {
 };
 
 Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>& rows,
-                const streampipe::DeviceTraits& traits, const Overrides& overrides,
-                double half_scale) {
+                const streampipe::DeviceTraits& traits,
+                const streampipe::AdaptiveOptions& options, double half_scale) {
   std::map<int, const SweepPoint*> at;
   for (const SweepPoint& p : cfg) at[p.streams] = &p;
   const SweepPoint& first = *at.begin()->second;
@@ -137,12 +138,6 @@ Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>&
     r.error = std::string(model.status().message());
     return r;
   }
-  absl::StatusOr<streampipe::AdaptiveOptions> ao = OptionsFor(at, overrides);
-  if (!ao.ok()) {
-    r.error = std::string(ao.status().message());
-    return r;
-  }
-  const streampipe::AdaptiveOptions options = *ao;
   streampipe::StreamController c(std::move(*model), traits, options);
   constexpr std::int64_t kItems = 1'000'000;  // batches are compared per item anyway
   int last = 0;  // the n of the batch before (0: non-streamed)
@@ -372,10 +367,19 @@ int main(int argc, char** argv) {
       ++failed;
       continue;
     }
-    Replayed r = Replay(cfg->second, rows, profile->traits, overrides, 1.0);
+    std::map<int, const SweepPoint*> at;
+    for (const SweepPoint& p : cfg->second) at[p.streams] = &p;
+    absl::StatusOr<streampipe::AdaptiveOptions> options = OptionsFor(at, overrides);
+    if (!options.ok()) {
+      std::cerr << "trace_replay: " << files[0] << ": " << streampipe::ConfigKeyName(key)
+                << ": its settings cannot be replayed: " << options.status().message() << "\n";
+      ++failed;
+      continue;
+    }
+    Replayed r = Replay(cfg->second, rows, profile->traits, *options, 1.0);
     for (int k = 1; k <= 30 && !r.error.empty(); ++k) {
       for (double scale : {1.0 + 0.01 * k, 1.0 - 0.01 * k}) {
-        Replayed t = Replay(cfg->second, rows, profile->traits, overrides, scale);
+        Replayed t = Replay(cfg->second, rows, profile->traits, *options, scale);
         if (t.error.empty()) {
           r = std::move(t);
           r.half_scale = scale;

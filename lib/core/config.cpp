@@ -216,10 +216,19 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
   PipelineConfig copy = *config;
   absl::Status s = PipelineConfigSchema().Read(text, flag, &copy);
   if (!s.ok()) {
-    // "--key=value:2: key ..." reads badly; drop the line number of the synthetic text.
+    // "--key=value:2: key ..." and "--key=value:2:15: parse error ..." read badly; drop the
+    // line (and column) of the synthetic text.
     std::string msg(s.message());
-    const std::string prefix = flag + ":2: ";
-    if (msg.rfind(prefix, 0) == 0) msg = flag + ": " + msg.substr(prefix.size());
+    const std::string prefix = flag + ":2:";
+    if (msg.rfind(prefix, 0) == 0) {
+      std::size_t rest = prefix.size();
+      while (rest < msg.size() && absl::ascii_isdigit(static_cast<unsigned char>(msg[rest]))) {
+        ++rest;
+      }
+      if (rest > prefix.size() && rest < msg.size() && msg[rest] == ':') ++rest;
+      while (rest < msg.size() && msg[rest] == ' ') ++rest;
+      msg = flag + ": " + msg.substr(rest);
+    }
     return absl::InvalidArgumentError(msg);
   }
   *config = copy;  // keys that depend on each other are checked after all flags

@@ -55,20 +55,23 @@ std::string ListOf(const std::vector<std::string>& names) {
 struct AdaptiveKey {
   const char* sweep;   // the plan's key; its flag names it in the settings
   const char* config;  // the PipelineConfig key
-  bool where_set;      // written only where it differs from the library's default
+  // Not written where its value reads so (the value sweeps before the key ran with), and read
+  // back so where a row does not name it; null: always written.
+  const char* omitted_at;
 };
 constexpr AdaptiveKey kAdaptiveKeys[] = {
-    {"sweep.kernel_halves", "adaptive.measure_kernel_halves", false},
-    {"sweep.probe_ratio", "exploration.probe_ratio", false},
-    {"sweep.check_anchor", "adaptive.check_anchor", false},
-    // Always written: rows without the key (sweeps before session 41) predicted without it.
-    {"sweep.cap_slow_visits", "adaptive.cap_slow_visits", false},
+    {"sweep.kernel_halves", "adaptive.measure_kernel_halves", nullptr},
+    {"sweep.probe_ratio", "exploration.probe_ratio", nullptr},
+    {"sweep.check_anchor", "adaptive.check_anchor", nullptr},
+    // Always written: rows without the key (sweeps before session 41) predicted without it
+    // (bench/trace_replay says how it replays them).
+    {"sweep.cap_slow_visits", "adaptive.cap_slow_visits", nullptr},
     // Always written, too: rows without it (sweeps before session 42) predicted without it.
-    {"sweep.carry_far_visits", "adaptive.carry_far_visits", false},
-    {"sweep.measure_batches", "adaptive.measure_batches", false},
-    {"sweep.drift_threshold", "detector.threshold", false},
+    {"sweep.carry_far_visits", "adaptive.carry_far_visits", nullptr},
+    {"sweep.measure_batches", "adaptive.measure_batches", nullptr},
+    {"sweep.drift_threshold", "detector.threshold", nullptr},
     // Only where set: rows written before the option (0) resume as they are.
-    {"sweep.second_visit_batches", "exploration.second_visit_batches", true},
+    {"sweep.second_visit_batches", "exploration.second_visit_batches", "0"},
 };
 
 // The two schemas' keys of an entry. Both exist (SweepPlanTest checks every entry), so a null
@@ -114,15 +117,15 @@ AdaptiveOptions SweepAdaptiveOptions(const SweepPlan& plan) {
 
 std::vector<std::pair<std::string, std::string>> SweepAdaptiveSettings(
     const AdaptiveOptions& options) {
-  PipelineConfig config, defaults;
+  PipelineConfig config;
   config.adaptive = options;
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const AdaptiveKey& k : kAdaptiveKeys) {
     const auto [sweep, option] = KeysOf(k);
     if (sweep == nullptr || option == nullptr) continue;
-    const TomlValue v = option->get(&config);
-    if (k.where_set && v == option->get(&defaults)) continue;
-    pairs.emplace_back(SweepPlanFlag(*sweep), SettingText(v));
+    std::string text = SettingText(option->get(&config));
+    if (k.omitted_at != nullptr && text == k.omitted_at) continue;
+    pairs.emplace_back(SweepPlanFlag(*sweep), std::move(text));
   }
   return pairs;
 }
@@ -130,14 +133,26 @@ std::vector<std::pair<std::string, std::string>> SweepAdaptiveSettings(
 absl::Status ApplySweepAdaptiveSettings(std::string_view settings, AdaptiveOptions* options) {
   PipelineConfig config;
   config.adaptive = *options;
-  for (const auto& [key, value] : ParseSweepSettings(settings)) {
-    for (const AdaptiveKey& k : kAdaptiveKeys) {
-      const auto [sweep, option] = KeysOf(k);
-      if (sweep == nullptr || option == nullptr || SweepPlanFlag(*sweep) != key) continue;
-      if (absl::Status s = ApplyConfigOverride(&config, k.config, value); !s.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("the sweep's setting ", key, "=", value,
-                                                       " (", k.config, "): ", s.message()));
-      }
+  const std::vector<std::pair<std::string, std::string>> pairs = ParseSweepSettings(settings);
+  for (const AdaptiveKey& k : kAdaptiveKeys) {
+    const auto [sweep, option] = KeysOf(k);
+    if (sweep == nullptr || option == nullptr) continue;
+    const std::string flag = SweepPlanFlag(*sweep);
+    // The last pair that names the key (FormatSweepSettings writes each key once); where none
+    // does, the value the writer leaves out, if it leaves one out.
+    const std::string* value = nullptr;
+    for (const auto& [key, v] : pairs) {
+      if (key == flag) value = &v;
+    }
+    const std::string omitted = k.omitted_at != nullptr ? k.omitted_at : "";
+    if (value == nullptr && k.omitted_at != nullptr) value = &omitted;
+    if (value == nullptr) continue;
+    if (absl::Status s = ApplyConfigOverride(&config, k.config, *value); !s.ok()) {
+      // Its message begins with the flag "--key=value: ", which the row did not say.
+      absl::string_view why = s.message();
+      absl::ConsumePrefix(&why, absl::StrCat("--", k.config, "=", *value, ": "));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the sweep's setting ", flag, "=", *value, " (", k.config, "): ", why));
     }
   }
   *options = config.adaptive;  // all or nothing

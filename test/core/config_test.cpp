@@ -268,6 +268,10 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
   absl::Status s = ApplyConfigOverride(&c, "detector.threshold", "-1");
   EXPECT_EQ(s.message(),
             "--detector.threshold=-1: key 'detector.threshold' = -1 is out of range [0.001, 10]");
+  // A value TOML cannot read: the parser's error, without the line and column of the one-line
+  // text the flag was pasted into (which the user never wrote).
+  s = ApplyConfigOverride(&c, "detector.threshold", "high");
+  EXPECT_EQ(s.message().rfind("--detector.threshold=high: parse error: ", 0), 0u) << s.message();
   s = ApplyConfigOverride(&c, "detector.thresold", "0.1");
   EXPECT_NE(s.message().find("unknown configuration key 'detector.thresold'"), std::string::npos);
   EXPECT_EQ(c.adaptive.detector.threshold, 0.3);  // a failed override changes nothing

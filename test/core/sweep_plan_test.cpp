@@ -220,12 +220,12 @@ TEST(SweepPlanTest, TheReferenceTableHasARowPerKey) {
 SweepPlan NonDefaultAdaptivePlan() {
   SweepPlan p;
   p.kernel_halves = !p.kernel_halves;
-  p.probe_ratio = 2.5;
+  p.probe_ratio = 3.0000001;  // written as the shortest text that reads back exactly
   p.check_anchor = !p.check_anchor;
   p.cap_slow_visits = !p.cap_slow_visits;
   p.carry_far_visits = !p.carry_far_visits;
   p.measure_batches = 5;
-  p.drift_threshold = 0.25;
+  p.drift_threshold = 0.1234567;
   p.second_visit_batches = 40;
   return p;
 }
@@ -234,12 +234,12 @@ TEST(SweepPlanTest, ThePlansControllerKeysSetTheAdaptiveOptions) {
   const SweepPlan p = NonDefaultAdaptivePlan();
   const AdaptiveOptions o = SweepAdaptiveOptions(p);
   EXPECT_EQ(o.measure_kernel_halves, p.kernel_halves);
-  EXPECT_EQ(o.exploration.probe_ratio, 2.5);
+  EXPECT_EQ(o.exploration.probe_ratio, 3.0000001);
   EXPECT_EQ(o.check_anchor, p.check_anchor);
   EXPECT_EQ(o.cap_slow_visits, p.cap_slow_visits);
   EXPECT_EQ(o.carry_far_visits, p.carry_far_visits);
   EXPECT_EQ(o.measure_batches, 5);
-  EXPECT_EQ(o.detector.threshold, 0.25);
+  EXPECT_EQ(o.detector.threshold, 0.1234567);
   EXPECT_EQ(o.exploration.second_visit_batches, 40);
   // Everything else is the library's default: the n to choose from are the sweep's.
   const AdaptiveOptions d;
@@ -262,8 +262,8 @@ TEST(SweepPlanTest, TheDefaultSettingsAreTheOnesRowsHaveWritten) {
   text = FormatSweepSettings(SweepAdaptiveSettings(SweepAdaptiveOptions(NonDefaultAdaptivePlan())));
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_EQ(*text,
-            "kernel-halves=false probe-ratio=2.5 check-anchor=true cap-slow-visits=false "
-            "carry-far-visits=true measure-batches=5 drift-threshold=0.25 "
+            "kernel-halves=false probe-ratio=3.0000001 check-anchor=true cap-slow-visits=false "
+            "carry-far-visits=true measure-batches=5 drift-threshold=0.1234567 "
             "second-visit-batches=40");
 }
 
@@ -276,8 +276,8 @@ TEST(SweepPlanTest, ARowsSettingsReadBackToTheOptionsItRanWith) {
   AdaptiveOptions back;
   ASSERT_TRUE(ApplySweepAdaptiveSettings(row, &back).ok());
   EXPECT_EQ(SweepAdaptiveSettings(back), SweepAdaptiveSettings(ran));
-  EXPECT_EQ(back.exploration.probe_ratio, 2.5);
-  EXPECT_EQ(back.detector.threshold, 0.25);
+  EXPECT_EQ(back.exploration.probe_ratio, 3.0000001);
+  EXPECT_EQ(back.detector.threshold, 0.1234567);
   EXPECT_EQ(back.exploration.second_visit_batches, 40);
   EXPECT_EQ(back.measure_kernel_halves, ran.measure_kernel_halves);
   EXPECT_EQ(back.carry_far_visits, ran.carry_far_visits);
@@ -285,10 +285,13 @@ TEST(SweepPlanTest, ARowsSettingsReadBackToTheOptionsItRanWith) {
   AdaptiveOptions before;
   before.carry_far_visits = true;
   before.exploration.probe_ratio = 7;
+  before.exploration.second_visit_batches = 9;
   ASSERT_TRUE(ApplySweepAdaptiveSettings("held=2 check-anchor=true", &before).ok());
   EXPECT_TRUE(before.carry_far_visits);
   EXPECT_EQ(before.exploration.probe_ratio, 7);
   EXPECT_TRUE(before.check_anchor);
+  // But a key the writer leaves out at a value reads as that value where a row omits it.
+  EXPECT_EQ(before.exploration.second_visit_batches, 0);
 }
 
 TEST(SweepPlanTest, ABadSettingNamesItsKeyAndValueAndChangesNothing) {
@@ -302,6 +305,8 @@ TEST(SweepPlanTest, ABadSettingNamesItsKeyAndValueAndChangesNothing) {
     const std::string text(bad);
     const std::string pair = text.substr(text.find(' ') + 1);
     EXPECT_TRUE(Holds(std::string(s.message()), "the sweep's setting " + pair)) << s;
+    // Named as the row names it, not as a flag the user did not give.
+    EXPECT_FALSE(Holds(std::string(s.message()), "--")) << s;
     EXPECT_EQ(o.check_anchor, AdaptiveOptions{}.check_anchor) << bad;  // all or nothing
   }
 }

@@ -104,15 +104,16 @@ AdaptiveOptions SweepAdaptiveOptions(const SweepPlan& plan);
 
 // The controller keys of `options` as settings pairs, each named as the sweep's flag
 // ("probe-ratio", "3"), in the table's order (a row's settings keep it). A key the table marks
-// as written where set (exploration.second_visit_batches) is left out at the library's
-// default, so that rows written before it existed keep their settings.
+// as omitted at a value (exploration.second_visit_batches at 0, the value sweeps before it ran
+// with) is left out there, so that rows written before it existed keep their settings.
 std::vector<std::pair<std::string, std::string>> SweepAdaptiveSettings(
     const AdaptiveOptions& options);
 
 // The inverse: each pair of `settings` (a row's settings text) that names a controller key,
-// applied to `options`; other keys are ignored, and keys it does not name left as they are
-// (what a sweep before that key ran with is the caller's to say). InvalidArgument naming the
-// key and value where a value is not one the key allows.
+// applied to `options` (of a key named twice, the last); other keys are ignored. A key it does
+// not name is read as the value it is omitted at where it has one (second-visit-batches: 0),
+// else left as it is: what a sweep before that key ran with is the caller's to say.
+// InvalidArgument naming the key and value where a value is not one the key allows.
 absl::Status ApplySweepAdaptiveSettings(std::string_view settings, AdaptiveOptions* options);
 
 // The table: each controller key's path in the sweep's schema and in the configuration's
