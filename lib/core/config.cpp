@@ -78,8 +78,9 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "after a drift re-derivation that kept n, predict the n above every n measured "
             "since from the times measured before it, relative to the kept n's (the "
             "re-derivation clears the visits; predictions only, docs/models.md); off by "
-            "default: on run 237's busy lease it cost one sweep-mode its 10 % maximum "
-            "(docs/results.md, session 42)");
+            "default: on run 237's busy lease it cost one sweep-mode its 10 % maximum, and "
+            "on run 240 it carried times a burst on the host had slowed 2x into n = 32-128 "
+            "(+125 to +128 %; docs/results.md, sessions 42-43)");
     s->Int("adaptive.cooldown_batches", [](C& c) -> int& { return c.adaptive.cooldown_batches; },
            1, 100000, "batches after a (re)derivation that learn the measured level of n");
     s->Bool("adaptive.adapt", [](C& c) -> bool& { return c.adaptive.adapt; },
