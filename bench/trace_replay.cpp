@@ -122,11 +122,10 @@ struct Replayed {
   std::vector<Point> points;
 };
 
-Replayed Replay(const std::vector<SweepPoint>& cfg, const std::vector<TraceRow>& rows,
+// `at`: the configuration's rows by n.
+Replayed Replay(const std::map<int, const SweepPoint*>& at, const std::vector<TraceRow>& rows,
                 const streampipe::DeviceTraits& traits,
                 const streampipe::AdaptiveOptions& options, double half_scale) {
-  std::map<int, const SweepPoint*> at;
-  for (const SweepPoint& p : cfg) at[p.streams] = &p;
   const SweepPoint& first = *at.begin()->second;
   Replayed r;
   r.name = absl::StrFormat("%s %s in %.1f MiB out %.1f MiB intensity %g %s %s", first.workload,
@@ -376,10 +375,10 @@ int main(int argc, char** argv) {
       ++failed;
       continue;
     }
-    Replayed r = Replay(cfg->second, rows, profile->traits, *options, 1.0);
+    Replayed r = Replay(at, rows, profile->traits, *options, 1.0);
     for (int k = 1; k <= 30 && !r.error.empty(); ++k) {
       for (double scale : {1.0 + 0.01 * k, 1.0 - 0.01 * k}) {
-        Replayed t = Replay(cfg->second, rows, profile->traits, *options, scale);
+        Replayed t = Replay(at, rows, profile->traits, *options, scale);
         if (t.error.empty()) {
           r = std::move(t);
           r.half_scale = scale;
