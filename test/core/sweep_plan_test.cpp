@@ -241,7 +241,8 @@ TEST(SweepPlanTest, ThePlansControllerKeysSetTheAdaptiveOptions) {
   EXPECT_EQ(o.measure_batches, 5);
   EXPECT_EQ(o.detector.threshold, 0.1234567);
   EXPECT_EQ(o.exploration.second_visit_batches, 40);
-  // Everything else is the library's default: the n to choose from are the sweep's.
+  // The rest is the library's default (a sample of it checked here): the n to choose from are
+  // the sweep's.
   const AdaptiveOptions d;
   EXPECT_EQ(o.candidates.min_streams, d.candidates.min_streams);
   EXPECT_EQ(o.candidates.max_streams, d.candidates.max_streams);
