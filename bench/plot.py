@@ -145,6 +145,33 @@ def fmt_number(x):
     return f"{x:g}"
 
 
+def fmt_bytes(x):
+    """A size in bytes, short and never in scientific notation: exact binary multiples as
+    fmt_number does (1048576 -> '1Mi'), others to one decimal (2796202 -> '2.7Mi')."""
+    if x != x:
+        return "?"
+    for factor, suffix in ((1 << 30, "Gi"), (1 << 20, "Mi"), (1 << 10, "Ki")):
+        if x >= factor:
+            return fmt_number(x) if x % factor == 0 else f"{x / factor:.1f}{suffix}"
+    return f"{x:g}"
+
+
+def size_label(in_bytes, out_bytes, rows):
+    """How a configuration's sizes are told apart from the others' in `rows`: where every
+    configuration moves the same total (the asymmetric grid), the share that goes in, as
+    'in 4 %'; else both sizes ('2.7MiB/61MiB')."""
+    totals = {r["in_bytes"] + r["out_bytes"] for r in rows}
+    if len(totals) == 1 and in_bytes + out_bytes > 0:
+        return f"in {100.0 * in_bytes / (in_bytes + out_bytes):.0f} %"
+    return f"{fmt_bytes(in_bytes)}B/{fmt_bytes(out_bytes)}B"
+
+
+def is_power_of(n, base):
+    while n > 1 and n % base == 0:
+        n //= base
+    return n == 1
+
+
 def safe(name):
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
@@ -202,6 +229,7 @@ def plot_measured_vs_predicted(rows, out_dir):
 def draw_measured_vs_predicted(ax, configs, sizes_vary):
     # Columns sorted by intensity, then sizes.
     configs = sorted(configs, key=lambda kv: (kv[0][4], kv[0][2], kv[0][3]))
+    key_rows = [{"in_bytes": k[2], "out_bytes": k[3]} for k, _ in configs]
     x = 0
     ticks, tick_labels, group_centers, group_labels = [], [], [], []
     all_times = []
@@ -222,14 +250,17 @@ def draw_measured_vs_predicted(ax, configs, sizes_vary):
         ticks.extend(xs)
         tick_labels.extend(str(r["streams"]) for r in crows)
         group_centers.append(xs.mean())
-        label = f"intensity {fmt_number(key[4])}"
-        if sizes_vary:
-            label += f"\nin {fmt_number(key[2])}B, out {fmt_number(key[3])}B"
-        group_labels.append(label)
+        group_labels.append((key[4], size_label(key[2], key[3], key_rows) if sizes_vary else None))
         if x > 0:
             ax.axvline(x - 1, color="0.85", linewidth=0.8, zorder=0)
         x += len(crows) + 1
     ax.set_xticks(ticks)
+    # Over about seven columns an inch the labels run together: then only n = 1, 4, 16, 64 (and
+    # any n not a power of two) are written, the other ticks left bare.
+    inches = ax.get_figure().get_figwidth() * ax.get_position().width
+    if len(ticks) > 7 * inches:
+        tick_labels = [t if not is_power_of(int(t), 2) or is_power_of(int(t), 4) else ""
+                       for t in tick_labels]
     ax.set_xticklabels(tick_labels, fontsize=7)
     ax.set_xlim(-0.8, x - 1.2)
     ax.set_xlabel("streams n, grouped by configuration", fontsize=8)
@@ -240,10 +271,22 @@ def draw_measured_vs_predicted(ax, configs, sizes_vary):
     else:
         ax.set_ylim(bottom=0)
     ax.grid(axis="y", color="0.9")
-    for center, label in zip(group_centers, group_labels):
-        ax.annotate(label, xy=(center, 1.0), xycoords=("data", "axes fraction"),
-                    xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
-                    fontsize=7)
+    # Where the sizes vary, each group is labelled by its sizes and the intensity once above the
+    # groups that share it (one label per group overlapped its neighbours on the asymmetric grid).
+    runs = []  # [intensity, first center, last center]
+    for center, (intensity, sizes) in zip(group_centers, group_labels):
+        if sizes is not None:
+            ax.annotate(sizes, xy=(center, 1.0), xycoords=("data", "axes fraction"),
+                        xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                        fontsize=6)
+        if runs and runs[-1][0] == intensity:
+            runs[-1][2] = center
+        else:
+            runs.append([intensity, center, center])
+    for intensity, first, last in runs:
+        ax.annotate(f"intensity {fmt_number(intensity)}", xy=((first + last) / 2, 1.0),
+                    xycoords=("data", "axes fraction"), xytext=(0, 12 if sizes_vary else 2),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=7)
     ax.tick_params(axis="y", labelsize=7)
 
 
@@ -310,7 +353,7 @@ def config_label(key, rows):
     if len({r["workload"] for r in rows}) > 1:
         parts.append(workload)
     if len({(r["in_bytes"], r["out_bytes"]) for r in rows}) > 1:
-        parts.append(f"{fmt_number(in_bytes)}B/{fmt_number(out_bytes)}B")
+        parts.append(size_label(in_bytes, out_bytes, rows))
     parts.append(f"i={fmt_number(intensity)}")
     if len({r["order"] for r in rows}) > 1:
         parts.append({"depth-first": "DF", "breadth-first": "BF",
