@@ -1,4 +1,4 @@
-// The add-scalar sweep of shared/anchors/probe.cu (64 MiB in, 64 MiB out, kernel loop trips
+// The add-scalar sweep of docs/evidence/anchors/probe.cu (64 MiB in, 64 MiB out, kernel loop trips
 // 1..3000, n 1..128, depth-first) run through StreamPipeline and through a hand-written loop,
 // both timed with CUDA events from the same start to the same join; plus automatic mode's
 // choice of n per row against the best n of the sweep.

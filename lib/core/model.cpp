@@ -430,7 +430,7 @@ DeviceTraits DeviceTraits::H100Anchors() {
   t.implicit_sync = false;
   t.concurrent_kernels = true;
   t.hardware_queues = 8;
-  // shared/anchors/h100-probe-2026-11-22.txt: 55.2 GB/s each way alone at >= 64 MiB,
+  // docs/evidence/anchors/h100-probe-2026-11-22.txt: 55.2 GB/s each way alone at >= 64 MiB,
   // 98.68 GB/s both ways at once, 1-byte copies 4.2 us / 3.4 us, g 2.55 us.
   t.h2d = {.latency_ms = 0.00416,
            .ms_per_byte = 1.0 / 55.18e6,

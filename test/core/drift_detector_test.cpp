@@ -13,7 +13,7 @@
 namespace streampipe {
 namespace {
 
-// Noise like the H100's batch-to-batch spread (shared/anchors and our benchmarks): a few
+// Noise like the H100's batch-to-batch spread (docs/evidence/anchors and our benchmarks): a few
 // percent log-normal, plus rare outliers 20-40 % slow (a preempted batch, a clock dip).
 struct NoisyTimes {
   explicit NoisyTimes(std::uint64_t seed) : rng(seed) {}

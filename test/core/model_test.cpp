@@ -23,7 +23,7 @@ ModelTerms Terms(const DeviceTraits& traits, const Workload& w) {
 }
 
 Workload AnchorsIters1() {
-  // shared/anchors/h100-probe-2026-11-22.txt, second table, iters = 1.
+  // docs/evidence/anchors/h100-probe-2026-11-22.txt, second table, iters = 1.
   Workload w;
   w.times = {.h2d_ms = 1.230, .kernel_ms = 0.064, .d2h_ms = 1.222};
   w.bytes = {.h2d = 64.0 * (1 << 20), .d2h = 64.0 * (1 << 20)};

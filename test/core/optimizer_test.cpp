@@ -74,7 +74,7 @@ TEST(ChooseTest, TiesGoToFewerStreams) {
 }
 
 TEST(ChooseTest, CurrentModelPicksSixteenOnTheH100Anchors) {
-  // shared/anchors: best measured n is 16 for the 64 MiB add-scalar sweep (powers of two).
+  // docs/evidence/anchors: best measured n is 16 for the 64 MiB add-scalar sweep (powers of two).
   Workload w;
   w.times = {.h2d_ms = 1.230, .kernel_ms = 0.064, .d2h_ms = 1.222};
   auto m = MakeModel(ModelKind::kCurrent);

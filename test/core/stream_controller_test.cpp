@@ -1,5 +1,5 @@
 // The adaptive controller against a simulated card: the current model with "true" parameters,
-// an overhead past 16 streams that no model knows (as on our H100, shared/anchors), and
+// an overhead past 16 streams that no model knows (as on our H100, docs/evidence/anchors), and
 // log-normal noise. The controller starts with traits whose per-stream overhead is wrong.
 #include "streampipe/core/stream_controller.hpp"
 

@@ -81,7 +81,7 @@ struct DeviceTraits {
   double inline_h2d_max_bytes = 0.0;
   double inline_h2d_ms_per_byte = 0.0;
 
-  // The parameters measured on our H100 (shared/anchors, 2026-11-22): 55.2 GB/s each way
+  // The parameters measured on our H100 (docs/evidence/anchors, 2026-11-22): 55.2 GB/s each way
   // alone, 98.7 GB/s both at once, L+o 4.2/3.4 us, g 2.55 us, c 2.7 us (docs/models.md).
   static DeviceTraits H100Anchors();
 };
