@@ -99,15 +99,59 @@ namespace {
 constexpr int kMaxInFlight = 8;
 constexpr int kMaxStreams = 1024;
 
-// Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)?
-bool IsPinned(const void* p) {
+// Is `p` host memory the GPU can DMA from directly (cudaMallocHost or cudaHostRegister)? Other
+// host memory (pageable, or managed) is staged. Device memory is an error: staging would copy
+// it with the host's memcpy, which faults.
+absl::StatusOr<bool> IsPinned(const void* p, const char* what) {
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
+  if (attr.type == cudaMemoryTypeDevice) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HostBatch.", what, " is device memory (of device ", attr.device,
+        "); a batch's buffers are host memory, pinned (cudaMallocHost) or pageable"));
+  }
   return attr.type == cudaMemoryTypeHost;
 }
+
+// Calls a user's source or sink: an exception it throws becomes an error naming it, as a
+// launcher's does, instead of leaving the pipeline with batches in flight and unwinding past it.
+template <typename F>
+auto Guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    return absl::UnknownError(absl::StrCat("threw an exception: ", e.what()));
+  } catch (...) {
+    return absl::UnknownError("threw a non-standard exception");
+  }
+}
+
+// Makes `device` current for the scope and restores the caller's device after it: a pipeline
+// runs on its own device whatever device the calling thread has current, and leaves that as it
+// was. Setting the device only in Init launched later batches on whatever device was current.
+class DeviceScope {
+ public:
+  DeviceScope() = default;
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  ~DeviceScope() {
+    if (previous_ >= 0) (void)cudaSetDevice(previous_);
+  }
+  absl::Status Enter(int device) {
+    int current = 0;
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGetDevice(&current));
+    if (current == device) return absl::OkStatus();
+    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(device));
+    previous_ = current;
+    return absl::OkStatus();
+  }
+
+ private:
+  int previous_ = -1;  // the device to restore; -1: none was changed
+};
 
 class NvtxRange {
  public:
@@ -147,9 +191,9 @@ struct Slot {
   PinnedBuffer<std::byte> stage_out;
   std::vector<Stream> streams;        // max(max_streams, 3)
   Stream origin;                      // the start event; with max_in_flight 1 also the join
-  // Events in two phases: batch j uses phase (j / max_in_flight) % 2, so the events of the
-  // batch before it (and of the one max_in_flight before, in the same slot) are still intact
-  // when batch j is collected (for period_ms).
+  // Events in two phases: the slot's batches alternate between them (`submitted`), so the
+  // events of the batch before (and of this slot's batch before, max_in_flight batches earlier
+  // when none failed) are still intact when a batch is collected (for period_ms).
   TimedEvent start[2];
   // Per stream: after its last op. The batch ends at the latest of them: no stream waits on
   // another to join (a blocking wait in a hardware queue that other slots' streams share
@@ -179,6 +223,7 @@ struct Slot {
   bool staged_in = false;
   bool staged_out = false;
   int phase = 0;
+  std::int64_t submitted = 0;  // batches of this slot that reached the GPU (the phase)
   int used = 1;   // streams with work in this batch (their done events)
   int end_k = 0;  // the stream whose done event is the batch's end
   double issue_ms = 0.0;  // host wall time that enqueuing the batch took (Issue())
@@ -247,8 +292,15 @@ class StreamPipeline::Impl {
   absl::Status CopyOut(Slot& slot, int n, int k, cudaStream_t s);
   absl::Status ValidateLauncher(Slot& slot, const Chunk& c);
   absl::Status Fail(absl::Status s, std::int64_t index);
+  // After a batch failed during issue: waits (bounded) for what of it was enqueued before the
+  // slot is reused; a wait that times out stops the pipeline as Fail does (its buffers may
+  // still be in use), one that fails otherwise is left to the error being reported.
+  void WaitAfterFailure(const TimedEvent& e, std::int64_t index);
   absl::Status EnsureStaging(Slot& slot, bool in, bool out);
   absl::StatusOr<BatchStats> CollectFromGpu();
+  // A collected batch's component times (measured batches) and timeline (record_timeline).
+  absl::Status ReadComponentsAndTimeline(const Slot& slot, std::int64_t index, int n,
+                                         bool measured, BatchStats& st) const;
   // Enqueues the gate on the slot's origin and makes the streams of a call-by-call batch at n
   // wait for it (a graph is launched on the origin itself).
   absl::Status Hold(Slot& slot, int n);
@@ -302,6 +354,7 @@ class StreamPipeline::Impl {
     }
     ring_in_.Abandon();
     ring_out_.Abandon();
+    gate_.Abandon();  // a held batch's gate kernel may still be polling it
   }
 };
 
@@ -344,7 +397,8 @@ absl::Status StreamPipeline::Impl::Init() {
     return absl::InvalidArgumentError("wait_timeout must be positive");
   }
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(opt_.device));
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(opt_.device));
+  DeviceScope device;  // the caller's device again after Init
+  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
 
   DeviceTraits traits;
   if (opt_.traits) {
@@ -435,7 +489,7 @@ absl::Status StreamPipeline::Impl::Init() {
         s.marks.push_back(std::move(e));
       }
     }
-    // First use of a stream is slow (shared/anchors): touch each one now, not in batch 0.
+    // First use of a stream is slow (docs/evidence/anchors): touch each one now, not in batch 0.
     for (Stream& st : s.streams) STREAMPIPE_RETURN_IF_ERROR(s.done[0][0].Record(st));
   }
   STREAMPIPE_ASSIGN_OR_RETURN(epoch_, TimedEvent::Create());
@@ -491,6 +545,11 @@ absl::Status StreamPipeline::Impl::Fail(absl::Status s, std::int64_t index) {
   }
   if (IsStickyCudaError(s) && broken_.ok()) broken_ = s;
   return s;
+}
+
+void StreamPipeline::Impl::WaitAfterFailure(const TimedEvent& e, std::int64_t index) {
+  absl::Status w = e.Wait(opt_.wait_timeout);
+  if (w.code() == absl::StatusCode::kDeadlineExceeded) (void)Fail(std::move(w), index);
 }
 
 absl::Status StreamPipeline::Impl::EnsureStaging(Slot& slot, bool in, bool out) {
@@ -894,6 +953,8 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
 
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
                                           std::optional<PlanKind> measure, bool hold) {
+  DeviceScope device;
+  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
   if (!broken_.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
@@ -931,6 +992,14 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   };
   absl::Status v = Validate(batch, plan.streams);
   if (!v.ok()) return AnnotateStatus(v, absl::StrCat("batch ", index));
+  absl::StatusOr<bool> pinned_in = true;
+  absl::StatusOr<bool> pinned_out = true;
+  if (opt_.in_bytes_per_item > 0) pinned_in = IsPinned(batch.in, "in");
+  if (opt_.out_bytes_per_item > 0 && pinned_in.ok()) pinned_out = IsPinned(batch.out, "out");
+  if (!pinned_in.ok() || !pinned_out.ok()) {
+    return AnnotateStatus(pinned_in.ok() ? pinned_out.status() : pinned_in.status(),
+                          absl::StrCat("batch ", index));
+  }
   const bool non_streamed = RunsNonStreamed(plan.kind);
   if (non_streamed && on_gpu() > 0) {
     // A non-streamed measurement must not overlap other batches; their results wait for
@@ -943,9 +1012,12 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   slot.plan = plan;
   slot.controller_plan = !measure && !streams;
   slot.index = index;
-  slot.phase = static_cast<int>((index / opt_.max_in_flight) % 2);
-  slot.staged_in = opt_.in_bytes_per_item > 0 && !IsPinned(batch.in);
-  slot.staged_out = opt_.out_bytes_per_item > 0 && !IsPinned(batch.out);
+  // The slot's events alternate between its batches that reached the GPU (not by the batch's
+  // index: a batch that failed before took an index, and its successor in this slot then
+  // recorded over the start event of the slot's batch before, the clock's last start).
+  slot.phase = static_cast<int>(slot.submitted % 2);
+  slot.staged_in = !*pinned_in;
+  slot.staged_out = !*pinned_out;
   absl::Status st = EnsureStaging(slot, slot.staged_in, slot.staged_out);
   if (!st.ok()) return Fail(st, index);
   if (!launcher_checked_) {
@@ -978,7 +1050,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
       if (gate_) {
         OpenGate();
         if (slot.start_event().Record(slot.origin).ok()) {
-          (void)slot.start_event().Wait(opt_.wait_timeout);
+          WaitAfterFailure(slot.start_event(), index);
         }
       }
       (void)cudaGetLastError();
@@ -997,11 +1069,12 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
     for (std::size_t k = 0; k < slot.streams.size(); ++k) {
       const TimedEvent& d = slot.done_event(static_cast<int>(k));
-      if (d.Record(slot.streams[k]).ok()) (void)d.Wait(opt_.wait_timeout);
+      if (d.Record(slot.streams[k]).ok()) WaitAfterFailure(d, index);
     }
     (void)cudaGetLastError();
     return Fail(st, index);
   }
+  ++slot.submitted;
   slot.busy = true;
   on_gpu_now = true;
   queue_.push_back(next_slot_);
@@ -1010,6 +1083,8 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
+  DeviceScope device;
+  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
   if (!drained_.empty()) {
     absl::StatusOr<BatchStats> st = std::move(drained_.front());
     drained_.pop_front();
@@ -1019,6 +1094,47 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
     return absl::FailedPreconditionError("Collect: no batch is in flight");
   }
   return CollectFromGpu();
+}
+
+absl::Status StreamPipeline::Impl::ReadComponentsAndTimeline(const Slot& slot, std::int64_t index,
+                                                             int n, bool measured,
+                                                             BatchStats& st) const {
+  if (measured) {
+    float a = 0, b = 0, c = 0;
+    STREAMPIPE_ASSIGN_OR_RETURN(a, ElapsedMs(slot.comp[0], slot.comp[1]));
+    STREAMPIPE_ASSIGN_OR_RETURN(b, ElapsedMs(slot.comp[1], slot.comp[2]));
+    if (KernelInHalves(slot)) {
+      // kernel_ms: both halves back to back; kernel_half_ms: the first, launched as the whole
+      // kernel of a measured batch is.
+      float b2 = 0;
+      STREAMPIPE_ASSIGN_OR_RETURN(b2, ElapsedMs(slot.comp[2], slot.comp[3]));
+      STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[3], slot.comp[4]));
+      st.components = {a, b + b2, c, b};
+    } else {
+      STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[2], slot.comp[3]));
+      st.components = {a, b, c};
+    }
+  }
+  if (opt_.record_timeline && !measured) {
+    BatchTimeline tl;
+    tl.batch = index;
+    tl.streams = n;
+    tl.order = std::string(IssueOrderName(opt_.order));
+    STREAMPIPE_ASSIGN_OR_RETURN(float t_start, ElapsedMs(epoch_, slot.start_event()));
+    tl.start_ms = t_start;
+    tl.end_ms = t_start + st.elapsed_ms;
+    for (int k = 0; k < n; ++k) {
+      const int stream = opt_.order == IssueOrder::kEnginePerStream ? -1 : k;
+      const TimelineOp ops[] = {TimelineOp::kCopyIn, TimelineOp::kKernel, TimelineOp::kCopyOut};
+      for (int i = 0; i < 3; ++i) {
+        STREAMPIPE_ASSIGN_OR_RETURN(float t0, ElapsedMs(epoch_, slot.marks[6 * k + 2 * i]));
+        STREAMPIPE_ASSIGN_OR_RETURN(float t1, ElapsedMs(epoch_, slot.marks[6 * k + 2 * i + 1]));
+        tl.spans.push_back({stream >= 0 ? stream : i, k, ops[i], t0, t1});
+      }
+    }
+    st.timeline = std::move(tl);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
@@ -1178,41 +1294,10 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   st.settled = settled;
   st.overlapped = overlapped;
 
-  if (measured) {
-    float a = 0, b = 0, c = 0;
-    STREAMPIPE_ASSIGN_OR_RETURN(a, ElapsedMs(slot.comp[0], slot.comp[1]));
-    STREAMPIPE_ASSIGN_OR_RETURN(b, ElapsedMs(slot.comp[1], slot.comp[2]));
-    if (KernelInHalves(slot)) {
-      // kernel_ms: both halves back to back; kernel_half_ms: the first, launched as the whole
-      // kernel of a measured batch is.
-      float b2 = 0;
-      STREAMPIPE_ASSIGN_OR_RETURN(b2, ElapsedMs(slot.comp[2], slot.comp[3]));
-      STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[3], slot.comp[4]));
-      st.components = {a, b + b2, c, b};
-    } else {
-      STREAMPIPE_ASSIGN_OR_RETURN(c, ElapsedMs(slot.comp[2], slot.comp[3]));
-      st.components = {a, b, c};
-    }
-  }
-  if (opt_.record_timeline && !measured) {
-    BatchTimeline tl;
-    tl.batch = index;
-    tl.streams = n;
-    tl.order = std::string(IssueOrderName(opt_.order));
-    STREAMPIPE_ASSIGN_OR_RETURN(float t_start, ElapsedMs(epoch_, slot.start_event()));
-    tl.start_ms = t_start;
-    tl.end_ms = t_start + st.elapsed_ms;
-    for (int k = 0; k < n; ++k) {
-      const int stream = opt_.order == IssueOrder::kEnginePerStream ? -1 : k;
-      const TimelineOp ops[] = {TimelineOp::kCopyIn, TimelineOp::kKernel, TimelineOp::kCopyOut};
-      for (int i = 0; i < 3; ++i) {
-        STREAMPIPE_ASSIGN_OR_RETURN(float t0, ElapsedMs(epoch_, slot.marks[6 * k + 2 * i]));
-        STREAMPIPE_ASSIGN_OR_RETURN(float t1, ElapsedMs(epoch_, slot.marks[6 * k + 2 * i + 1]));
-        tl.spans.push_back({stream >= 0 ? stream : i, k, ops[i], t0, t1});
-      }
-    }
-    st.timeline = std::move(tl);
-  }
+  // The components and the timeline: their events completed with the batch, so an error here is
+  // the context's (sticky) or a driver's, named with the batch through Fail as the others.
+  absl::Status parts = ReadComponentsAndTimeline(slot, index, n, measured, st);
+  if (!parts.ok()) return Fail(parts, index);
   BatchObservation obs;
   obs.items = st.items;
   obs.measured_ms = observed_ms;
@@ -1243,6 +1328,8 @@ void StreamPipeline::Impl::Drain() {
 }
 
 void StreamPipeline::Impl::DiscardAll() {
+  DeviceScope device;
+  (void)device.Enter(opt_.device);  // where it fails, the waits below fail and end the drain
   if (stuck_) {
     queue_.clear();  // waiting again would take wait_timeout per batch, for nothing
   } else {
@@ -1253,6 +1340,8 @@ void StreamPipeline::Impl::DiscardAll() {
 
 absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     BatchSource& source, BatchSink& sink, const ContinuousOptions& o) {
+  DeviceScope device;
+  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
   if (in_flight() > 0) {
     return absl::FailedPreconditionError(
         "RunContinuous with batches in flight; Collect them first");
@@ -1305,7 +1394,8 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     const std::span<const std::byte> out(
         ring_out_ ? ring_out_.data() + static_cast<std::size_t>(r) * out_cap : nullptr,
         static_cast<std::size_t>(items * opt_.out_bytes_per_item));
-    return AnnotateStatus(sink.Consume(out, *st), absl::StrCat("sink, batch ", st->index));
+    return AnnotateStatus(Guarded([&] { return sink.Consume(out, *st); }),
+                          absl::StrCat("sink, batch ", st->index));
   };
   while (failure.ok()) {
     // Keep the GPU fed: fill and submit while there is room (host preparation of the next
@@ -1317,9 +1407,11 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       const int r = static_cast<int>(next_ring % ring);
       std::span<std::byte> in(
           ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr, in_bytes);
-      absl::StatusOr<std::int64_t> items = source.Fill(in, per_batch);
+      const std::string where = absl::StrCat("source, batch ", submitted);
+      absl::StatusOr<std::int64_t> items =
+          Guarded([&] { return source.Fill(in, per_batch); });
       if (!items.ok()) {
-        failure = AnnotateStatus(items.status(), absl::StrCat("source, batch ", submitted));
+        failure = AnnotateStatus(items.status(), where);
         source_failed = true;
         break;
       }
@@ -1329,14 +1421,18 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       }
       if (*items > per_batch) {
         failure = absl::InvalidArgumentError(absl::StrCat(
-            "source returned ", *items, " items for a buffer of ", per_batch));
+            where, ": the source returned ", *items, " items for a buffer of ", per_batch));
         break;
       }
       const HostBatch b{ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr,
                         ring_out_ ? ring_out_.data() + static_cast<std::size_t>(r) * out_cap
                                   : nullptr,
                         *items};
-      absl::Status s = Submit(b, o.streams, std::nullopt);
+      // A fixed n runs every batch the source fills, a short one (the end of a stream, a
+      // segment) at no more streams than it has items.
+      std::optional<int> n = o.streams;
+      if (n && *n > *items) n = static_cast<int>(*items);
+      absl::Status s = Submit(b, n, std::nullopt);
       if (!s.ok()) {
         failure = s;
         break;
@@ -1375,9 +1471,25 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
 
 StreamPipeline::StreamPipeline(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 StreamPipeline::StreamPipeline(StreamPipeline&&) noexcept = default;
-StreamPipeline& StreamPipeline::operator=(StreamPipeline&&) noexcept = default;
-StreamPipeline::~StreamPipeline() {
-  if (impl_) impl_->DiscardAll();
+StreamPipeline& StreamPipeline::operator=(StreamPipeline&& other) noexcept {
+  // As the destructor: the batches in flight of the pipeline replaced are drained first (their
+  // staged output copied back), not freed under the GPU.
+  if (this != &other) {
+    Release();
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+StreamPipeline::~StreamPipeline() { Release(); }
+
+void StreamPipeline::Release() noexcept {
+  if (!impl_) return;
+  // On the pipeline's device, whatever the caller's is: the drain's waits, then the streams,
+  // events and buffers freed.
+  DeviceScope device;
+  (void)device.Enter(impl_->options().device);
+  impl_->DiscardAll();
+  impl_.reset();
 }
 
 absl::StatusOr<StreamPipeline> StreamPipeline::Create(PipelineOptions options) {

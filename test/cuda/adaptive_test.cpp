@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 #include "gpu_test_util.hpp"
@@ -458,6 +460,119 @@ TEST_F(AdaptiveGpuTest, SourceAndSinkErrorsStopTheRunNamingTheBatch) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("disk full"), std::string::npos) << r.status();
   // The pipeline is usable afterwards.
+  co.max_batches = 5;
+  EXPECT_TRUE(p->RunContinuous(source, sink, co).ok());
+}
+
+// A fixed n in continuous mode, with batches the source fills short (the end of a stream, of a
+// segment): such a batch failed ("16 streams requested for 7 items") and took the batches in
+// flight down with it. Now it runs at one stream per item, and every batch is delivered exactly.
+TEST_F(AdaptiveGpuTest, AFixedNRunsAShortBatchAtOneStreamPerItem) {
+  constexpr std::int64_t kItems = 1 << 16;
+  constexpr int kN = 16;
+  auto rng = TestRng();
+  auto spin = *DeviceBuffer<int>::Create(1);
+  PipelineOptions o = SpinContinuousOptions(kItems, kN, spin, 100);
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  struct SizedSource : BatchSource {
+    std::vector<std::int64_t> sizes;
+    std::vector<std::vector<float>> sent;
+    std::mt19937_64* rng = nullptr;
+    absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) override {
+      if (sent.size() == sizes.size()) return 0;
+      const std::int64_t n = std::min(max_items, sizes[sent.size()]);
+      sent.emplace_back(static_cast<std::size_t>(n));
+      FillRandom(std::span<float>(sent.back()), *rng);
+      std::memcpy(in.data(), sent.back().data(), static_cast<std::size_t>(n) * sizeof(float));
+      return n;
+    }
+  } src;
+  src.sizes = {kItems, 7, kItems, 1, kItems, kN, kN - 1, 3};
+  src.rng = &rng;
+  struct Sink : BatchSink {
+    SizedSource* src = nullptr;
+    std::vector<BatchStats> log;
+    int mismatches = 0;
+    absl::Status Consume(std::span<const std::byte> out, const BatchStats& stats) override {
+      const std::vector<float>& in = src->sent[log.size()];
+      std::vector<float> want(in);
+      for (float& v : want) v += 1.0f;
+      if (out.size() != want.size() * sizeof(float) ||
+          std::memcmp(out.data(), want.data(), out.size()) != 0) {
+        ++mismatches;
+      }
+      log.push_back(stats);
+      return absl::OkStatus();
+    }
+  } sink;
+  sink.src = &src;
+  ContinuousOptions co;
+  co.streams = kN;
+  absl::StatusOr<ContinuousSummary> sum = p->RunContinuous(src, sink, co);
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(sum->batches, static_cast<std::int64_t>(src.sizes.size()));
+  EXPECT_EQ(sink.mismatches, 0);
+  ASSERT_EQ(sink.log.size(), src.sizes.size());
+  for (std::size_t i = 0; i < src.sizes.size(); ++i) {
+    EXPECT_EQ(sink.log[i].streams, std::min<std::int64_t>(kN, src.sizes[i])) << "batch " << i;
+    EXPECT_EQ(sink.log[i].items, src.sizes[i]) << "batch " << i;
+  }
+  // A single Run with a fixed n larger than its items is still refused: there the caller chose
+  // both.
+  std::vector<float> in(7), out(7);
+  EXPECT_EQ(p->Run({in.data(), out.data(), 7}, kN).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// A source or sink that throws unwound past RunContinuous with batches still in flight. Now the
+// exception is an error naming the source or sink and the batch (Unknown), the batches before it
+// are delivered (a source's), and the pipeline is usable afterwards.
+TEST_F(AdaptiveGpuTest, ASourceOrSinkThatThrowsStopsTheRunWithAnError) {
+  constexpr std::int64_t kItems = 1 << 16;
+  auto spin = *DeviceBuffer<int>::Create(1);
+  PipelineOptions o = SpinContinuousOptions(kItems, 4, spin, 2000);
+  o.max_in_flight = 2;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  struct ThrowingSource : BatchSource {
+    int n = 0;
+    absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override {
+      if (++n == 5) throw std::runtime_error("the decoder gave up");
+      return m;
+    }
+  } bad_source;
+  struct CountingSink : BatchSink {
+    int n = 0;
+    int throw_at = -1;
+    absl::Status Consume(std::span<const std::byte>, const BatchStats&) override {
+      if (++n == throw_at) throw 42;
+      return absl::OkStatus();
+    }
+  } sink;
+  absl::StatusOr<ContinuousSummary> r = p->RunContinuous(bad_source, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnknown);
+  EXPECT_NE(r.status().message().find("source, batch 4: threw an exception: the decoder gave up"),
+            std::string::npos)
+      << r.status();
+  EXPECT_EQ(sink.n, 4) << "the batches in flight before the source failed are delivered";
+  EXPECT_EQ(p->in_flight(), 0);
+  struct AnySource : BatchSource {
+    absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override { return m; }
+  } source;
+  ContinuousOptions co;
+  co.max_batches = 20;
+  sink.n = 0;
+  sink.throw_at = 3;
+  r = p->RunContinuous(source, sink, co);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnknown);
+  EXPECT_NE(r.status().message().find("sink, batch "), std::string::npos) << r.status();
+  EXPECT_NE(r.status().message().find("threw a non-standard exception"), std::string::npos)
+      << r.status();
+  EXPECT_EQ(p->in_flight(), 0);
+  sink.throw_at = -1;
   co.max_batches = 5;
   EXPECT_TRUE(p->RunContinuous(source, sink, co).ok());
 }

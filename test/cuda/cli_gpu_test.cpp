@@ -267,5 +267,26 @@ TEST(HistogramCliGpuTest, TheTraceIsCheckedFirstAndWrittenWhole) {
   std::filesystem::remove_all(dir);
 }
 
+// A fixed number of streams and a video whose last batch is short (70 frames in batches of 64:
+// the second has 6, fewer than 16 streams) failed the run at that batch and lost the histograms
+// of the batch before it. Now it runs and every histogram is the CPU's.
+TEST(HistogramCliGpuTest, AFixedNStreamsAShortLastBatch) {
+  STREAMPIPE_REQUIRE_GPU();
+  const std::string dir = ::testing::TempDir() + "/histogram_cli_short";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string run =
+      kBin + " histogram --synthetic=section44 --frames=70 --batch-frames=64 --quiet";
+  testing::CommandResult r =
+      testing::RunCommand(run + " --streams=16 --output=" + dir + "/gpu.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = testing::RunCommand(run + " --device=cpu --output=" + dir + "/cpu.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string gpu = testing::ReadFile(dir + "/gpu.csv");
+  EXPECT_EQ(Lines(gpu).size(), 70u);
+  EXPECT_EQ(gpu, testing::ReadFile(dir + "/cpu.csv"));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -919,6 +919,152 @@ TEST_F(PipelineTest, BadBatchesAreClearErrors) {
   EXPECT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
 }
 
+// A device buffer passed as a batch's host buffer was taken for pageable memory and staged with
+// the host's memcpy, which faults: the process died on a caller's mistake. Now it is refused.
+TEST_F(PipelineTest, DeviceMemoryAsAHostBufferIsRefused) {
+  constexpr std::int64_t kItems = 1000;
+  auto rng = TestRng();
+  std::vector<float> in(kItems), out(kItems), ref(kItems);
+  auto dev = *DeviceBuffer<float>::Create(kItems);
+  absl::StatusOr<StreamPipeline> p =
+      StreamPipeline::Create(AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8));
+  ASSERT_TRUE(p.ok()) << p.status();
+  for (const bool in_on_device : {true, false}) {
+    const HostBatch b{in_on_device ? static_cast<const void*>(dev.data()) : in.data(),
+                      in_on_device ? static_cast<void*>(out.data()) : dev.data(), kItems};
+    absl::StatusOr<BatchStats> st = p->Run(b, 4);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.status().code(), absl::StatusCode::kInvalidArgument) << st.status();
+    EXPECT_NE(st.status().message().find(in_on_device ? "HostBatch.in is device memory"
+                                                      : "HostBatch.out is device memory"),
+              std::string::npos)
+        << st.status();
+    EXPECT_NE(st.status().message().find("batch "), std::string::npos) << st.status();
+    EXPECT_EQ(p->in_flight(), 0);
+  }
+  // Automatic mode refuses it too, and the pipeline works afterwards (pageable buffers, staged).
+  EXPECT_EQ(p->Run({dev.data(), out.data(), kItems}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  FillRandom(in, rng);
+  Poison(out.data(), out.size() * sizeof(float));
+  ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
+  AddScalarReference(in, ref, 1);
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
+}
+
+// A batch that fails while it is issued took a batch index but not a slot, and the slot's next
+// batch picked its events by index: with one batch in flight it recorded its start over the
+// start event of the batch before it, which the pipeline's clock still held, so it read as
+// overlapping that batch and its period as about 0 (a bogus sample for the controller).
+TEST_F(PipelineTest, ABatchThatFailsWhileIssuedLeavesTheNextBatchsTimingRight) {
+  constexpr std::int64_t kItems = 1 << 20;
+  auto in_buf = *PinnedBuffer<float>::Create(kItems);
+  auto out_buf = *PinnedBuffer<float>::Create(kItems);
+  auto rng = TestRng();
+  FillRandom(in_buf.span(), rng);
+  bool fail = false;
+  PipelineOptions o = AddScalarOptions(kItems, 20, IssueOrder::kDepthFirst, 8);
+  ASSERT_EQ(o.max_in_flight, 1);
+  const KernelLauncher good = AddScalarLauncher(20);
+  o.launch = [&](const LaunchArgs& a) -> absl::Status {
+    if (fail && a.first_item > 0) return absl::AbortedError("refused");
+    return good(a);
+  };
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const HostBatch b{in_buf.data(), out_buf.data(), kItems};
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(p->Run(b, 4).ok());  // warm, and the clock started
+  for (int round = 0; round < 3; ++round) {
+    fail = true;
+    ASSERT_FALSE(p->Run(b, 4).ok());
+    fail = false;
+    for (int i = 0; i < 2; ++i) {
+      Poison(out_buf.data(), out_buf.bytes());
+      absl::StatusOr<BatchStats> st = p->Run(b, 4);
+      ASSERT_TRUE(st.ok()) << st.status();
+      // One batch at a time never overlaps another: its period is its own time.
+      EXPECT_FALSE(st->overlapped) << "round " << round << ", batch " << st->index;
+      EXPECT_GT(st->elapsed_ms, 0.0);
+      EXPECT_NEAR(st->period_ms, st->elapsed_ms, 1e-3) << "batch " << st->index;
+      std::vector<float> ref(kItems);
+      AddScalarReference(in_buf.span(), ref, 20);
+      EXPECT_EQ(std::memcmp(out_buf.data(), ref.data(), out_buf.bytes()), 0);
+    }
+  }
+}
+
+// Move-assigning over a pipeline with a batch in flight destroyed it without draining: its
+// staged (pageable) output was never copied back. Now it is drained as by the destructor.
+TEST_F(PipelineTest, MoveAssigningOverAPipelineWithABatchInFlightDeliversItsOutput) {
+  constexpr std::int64_t kItems = 1 << 20;
+  auto rng = TestRng();
+  std::vector<float> in(kItems), out(kItems), ref(kItems);
+  FillRandom(in, rng);
+  Poison(out.data(), out.size() * sizeof(float));
+  AddScalarReference(in, ref, 50);
+  absl::StatusOr<StreamPipeline> p =
+      StreamPipeline::Create(AddScalarOptions(kItems, 50, IssueOrder::kDepthFirst, 8));
+  absl::StatusOr<StreamPipeline> q =
+      StreamPipeline::Create(AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8));
+  ASSERT_TRUE(p.ok() && q.ok());
+  ASSERT_TRUE(p->Submit({in.data(), out.data(), kItems}, 4).ok());  // pageable: staged
+  ASSERT_EQ(p->in_flight(), 1);
+  *p = std::move(*q);
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()))
+      << "the replaced pipeline's batch in flight did not deliver its output";
+  EXPECT_EQ(p->in_flight(), 0);
+  // The pipeline moved in works.
+  std::vector<float> out2(kItems), ref2(kItems);
+  AddScalarReference(in, ref2, 1);
+  ASSERT_TRUE(p->Run({in.data(), out2.data(), kItems}, 4).ok());
+  EXPECT_TRUE(std::equal(out2.begin(), out2.end(), ref2.begin()));
+}
+
+// The pipeline set its device only when it was created: a call made while another device was
+// current (a second pipeline's, or the caller's own) launched on that one, and creating a
+// pipeline left its device current for the caller. Needs two GPUs; skips with a message else.
+TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent) {
+  if (CudaDeviceCount() < 2) {
+    GTEST_SKIP() << "needs two CUDA devices; " << CudaDeviceCount() << " here";
+  }
+  constexpr std::int64_t kItems = 1 << 18;
+  auto rng = TestRng();
+  std::vector<float> in(kItems), out(kItems), ref(kItems);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  PipelineOptions o = AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 8);
+  o.device = 1;
+  o.max_in_flight = 2;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 0) << "Create left its device current";
+  for (IssueMode mode : {IssueMode::kStreams, IssueMode::kGraph}) {
+    PipelineOptions om = o;
+    om.issue = mode;
+    absl::StatusOr<StreamPipeline> q = StreamPipeline::Create(om);
+    ASSERT_TRUE(q.ok()) << q.status();
+    for (int i = 0; i < 3; ++i) {
+      FillRandom(in, rng);
+      AddScalarReference(in, ref, 2);
+      Poison(out.data(), out.size() * sizeof(float));
+      ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+      absl::StatusOr<BatchStats> st = i == 2 ? q->Run({in.data(), out.data(), kItems})
+                                             : q->Run({in.data(), out.data(), kItems}, 4);
+      ASSERT_TRUE(st.ok()) << st.status();
+      EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin())) << "batch " << i;
+      ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+      EXPECT_EQ(current, 0) << "Run left the pipeline's device current";
+    }
+    // Submit and Collect from a thread whose current device is the other one.
+    Poison(out.data(), out.size() * sizeof(float));
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    ASSERT_TRUE(q->Submit({in.data(), out.data(), kItems}, 2).ok());
+    ASSERT_TRUE(q->Collect().ok());
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
+  }
+}
+
 TEST_F(PipelineTest, BadOptionsAreClearErrors) {
   PipelineOptions o = AddScalarOptions(1000, 1, IssueOrder::kDepthFirst);
   o.launch = nullptr;

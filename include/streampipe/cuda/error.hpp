@@ -23,8 +23,9 @@ bool IsStickyCudaError(cudaError_t error);
 
 // The Status for `error` raised by `call` at file:line (OK for cudaSuccess). Codes:
 // ResourceExhausted for out-of-memory, InvalidArgument for invalid values and launch
-// configurations, Unavailable for no device or an old driver, DeadlineExceeded for a launch
-// timeout, Internal otherwise (and for every sticky error).
+// configurations, Unavailable for no device or an old driver, Internal otherwise and for every
+// sticky error (a launch timeout included: it is sticky). A wait that runs past its bound is
+// DeadlineExceeded (WaitForEvent), not a CUDA error.
 absl::Status CudaErrorStatus(cudaError_t error, const char* call, const char* file, int line);
 
 // Whether `status` came from a sticky CUDA error (the payload CudaErrorStatus attaches).

@@ -21,10 +21,12 @@
 // the host (bounded by wait_timeout).
 //
 // Thread safety: a pipeline is used by one thread at a time; independent pipelines may run on
-// different threads concurrently.
+// different threads concurrently. Devices: each call makes the pipeline's device
+// (PipelineOptions::device) current while it runs and restores the caller's after it, so the
+// device current on the calling thread does not matter, and is left as it was.
 //
-// Errors: InvalidArgument for bad batches (0 items, too many items, null pointers, n out of
-// range), FailedPrecondition for misuse (Collect with nothing in flight, Submit beyond
+// Errors: InvalidArgument for bad batches (0 items, too many items, null or device pointers, n
+// out of range), FailedPrecondition for misuse (Collect with nothing in flight, Submit beyond
 // max_in_flight, Run with uncollected batches, any call after a sticky CUDA error), the launcher's own Status, Internal
 // with the sticky flag for a kernel that faulted (IsStickyCudaError), DeadlineExceeded when
 // the GPU does not finish within wait_timeout. Every error names the batch.
@@ -115,6 +117,9 @@ class StreamPipeline {
  private:
   class Impl;
   explicit StreamPipeline(std::unique_ptr<Impl> impl);
+  // Drains the batches in flight (their staged output copied back) and frees the pipeline:
+  // the destructor, and a move-assignment over it.
+  void Release() noexcept;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -92,8 +92,8 @@ struct PipelineOptions {
 };
 
 // A batch of host memory. Pinned (cudaMallocHost/cudaHostRegister) memory is copied directly;
-// pageable memory is staged through the pipeline's pinned buffers. The pointers must stay
-// valid until the batch is collected.
+// pageable memory is staged through the pipeline's pinned buffers; device memory is refused
+// (InvalidArgument). The pointers must stay valid until the batch is collected.
 struct HostBatch {
   const void* in = nullptr;
   void* out = nullptr;
@@ -150,7 +150,8 @@ class BatchSource {
  public:
   virtual ~BatchSource() = default;
   // Writes up to `max_items` items (in_bytes_per_item each) into `in` and returns how many;
-  // 0 ends the stream. Called while earlier batches run on the GPU. An error stops the run.
+  // 0 ends the stream. Called while earlier batches run on the GPU. An error stops the run (the
+  // batches already in flight are delivered first), and so does an exception (Unknown).
   virtual absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) = 0;
 };
 
@@ -158,14 +159,16 @@ class BatchSink {
  public:
   virtual ~BatchSink() = default;
   // The output of one batch (out_bytes_per_item per item), valid during the call, in
-  // submission order. An error stops the run.
+  // submission order. An error, or an exception (Unknown), stops the run.
   virtual absl::Status Consume(std::span<const std::byte> out, const BatchStats& stats) = 0;
 };
 
 struct ContinuousOptions {
   std::int64_t max_batches = -1;        // stop after this many (-1: when the source ends)
   std::int64_t items_per_batch = 0;     // 0: max_items_per_batch
-  std::optional<int> streams;           // a fixed n; default: automatic
+  // A fixed n; default: automatic. A batch the source fills with fewer items than n runs at
+  // one stream per item.
+  std::optional<int> streams;
 };
 
 struct ContinuousSummary {
