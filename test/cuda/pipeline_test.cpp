@@ -1020,9 +1020,11 @@ TEST_F(PipelineTest, MoveAssigningOverAPipelineWithABatchInFlightDeliversItsOutp
   EXPECT_TRUE(std::equal(out2.begin(), out2.end(), ref2.begin()));
 }
 
-// The pipeline set its device only when it was created: a call made while another device was
-// current (a second pipeline's, or the caller's own) launched on that one, and creating a
-// pipeline left its device current for the caller. Needs two GPUs; skips with a message else.
+// The pipeline set its device only when it was created: creating one left its device current
+// for the caller, and a later call made while another device was current ran the user's
+// launcher with that other device current (the copies and kernels still went to the pipeline's
+// streams, run 242; a launcher that allocates, or queries its device, did not). Needs two GPUs;
+// skips with a message else.
 TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent) {
   if (CudaDeviceCount() < 2) {
     GTEST_SKIP() << "needs two CUDA devices; " << CudaDeviceCount() << " here";
@@ -1034,6 +1036,14 @@ TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent
   PipelineOptions o = AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 8);
   o.device = 1;
   o.max_in_flight = 2;
+  // The device current while the launcher runs, at each call that saw another.
+  std::vector<int> elsewhere;
+  const KernelLauncher add = AddScalarLauncher(2);
+  o.launch = [&](const LaunchArgs& a) -> absl::Status {
+    int d = -1;
+    if (cudaGetDevice(&d) != cudaSuccess || d != 1) elsewhere.push_back(d);
+    return add(a);
+  };
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   ASSERT_TRUE(p.ok()) << p.status();
   int current = -1;
@@ -1063,6 +1073,9 @@ TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent
     ASSERT_TRUE(q->Collect().ok());
     EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
   }
+  EXPECT_TRUE(elsewhere.empty()) << "the launcher ran " << elsewhere.size()
+                                 << " times with another device current, the first "
+                                 << (elsewhere.empty() ? -1 : elsewhere.front());
 }
 
 TEST_F(PipelineTest, BadOptionsAreClearErrors) {
