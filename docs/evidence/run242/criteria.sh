@@ -1,18 +1,22 @@
 # Run 242's criterion (run.sh's header), judged on its logs: bash criteria.sh DIR
+# Amended after the run, the criterion unchanged: as first written, the suites' counts were
+# grepped with one space inside "[  PASSED  ]" and the two-device test looked for in the brief
+# log, which prints no line for a test that passes; both read every line as a miss.
 d=${1:-docs/evidence/run242}
 ok=1
 want="adaptive_gpu_test:10 cli_gpu_test:5 core_test:260 cuda_resources_test:7 fault_test:3 histogram_gpu_test:6 pipeline_test:40 video_test:124"
 for w in $want; do
   n=${w%%:*}; c=${w#*:}
   line=$(grep "^$n " $d/gpu-tests.txt)
-  if echo "$line" | grep -q "rc=0" && echo "$line" | grep -q "PASSED \] $c test"; then
+  if echo "$line" | grep -q "rc=0" && echo "$line" | grep -q "PASSED  \] $c test"; then
     echo "1. $n: $c passed"
   else
     echo "1. $n: NOT as wanted: $line"; ok=0
   fi
 done
-if grep -q "OK \] PipelineTest.EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent" $d/tests/pipeline_test.log \
-   && ! grep -q "SKIPPED \] PipelineTest.EveryCallRuns" $d/tests/pipeline_test.log; then
+# (--gtest_brief prints no line for a test that passed: the XML says whether it ran.)
+if grep -q '<testcase name="EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent"[^>]*result="completed"' $d/tests/pipeline_test.xml \
+   && ! grep -A3 'name="EveryCallRuns' $d/tests/pipeline_test.xml | grep -q "<failure\|<skipped"; then
   echo "1. the two-device test ran and passed"
 else
   echo "1. the two-device test did NOT run and pass"; ok=0
