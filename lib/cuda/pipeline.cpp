@@ -131,20 +131,30 @@ auto Guarded(F&& f) -> decltype(f()) {
 
 // Makes `device` current for the scope and restores the caller's device after it: a pipeline
 // runs on its own device whatever device the calling thread has current, and leaves that as it
-// was. Setting the device only in Init launched later batches on whatever device was current.
+// was. Setting the device only in Init ran later batches' launchers on whatever device was
+// current. Where the caller's device is the pipeline's (a thread per GPU that set its own),
+// nothing is switched: one cudaGetDevice a call. As the device guards of RMM, RAFT and nvbench,
+// the restore is a cudaSetDevice, which (CUDA 12 and later) creates the caller's device's
+// primary context if it had none: a thread that never chose a device gets device 0's.
 class DeviceScope {
  public:
   DeviceScope() = default;
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;
   ~DeviceScope() {
-    if (previous_ >= 0) (void)cudaSetDevice(previous_);
+    // A restore that fails must not leave its error for the next cudaGetLastError (a launch
+    // check) to report as the launch's.
+    if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
   }
   absl::Status Enter(int device) {
     int current = 0;
-    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaGetDevice(&current));
-    if (current == device) return absl::OkStatus();
-    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(device));
+    cudaError_t e = cudaGetDevice(&current);
+    if (e == cudaSuccess && current == device) return absl::OkStatus();
+    if (e == cudaSuccess) e = cudaSetDevice(device);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return CudaErrorStatus(e, "making the pipeline's device current", __FILE__, __LINE__);
+    }
     previous_ = current;
     return absl::OkStatus();
   }
@@ -953,8 +963,6 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
 
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
                                           std::optional<PlanKind> measure, bool hold) {
-  DeviceScope device;
-  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
   if (!broken_.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
@@ -967,6 +975,10 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
                      "); Collect one first"));
   }
   const std::int64_t index = next_index_;
+  DeviceScope device;
+  if (absl::Status d = device.Enter(opt_.device); !d.ok()) {
+    return AnnotateStatus(d, absl::StrCat("batch ", index));
+  }
   BatchPlan plan;
   if (measure) {
     plan = {*measure, 1, 0.0, kNoGeneration};
@@ -1067,7 +1079,9 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   ++next_index_;
   if (!st.ok()) {
     // Part of the batch may be enqueued: let it finish (bounded) before the slot is reused.
-    for (std::size_t k = 0; k < slot.streams.size(); ++k) {
+    for (std::size_t k = 0; k < slot.streams.size() && !stuck_; ++k) {
+      // (Once one wait timed out the pipeline is stopped: waiting on the others would take
+      // wait_timeout each, for nothing.)
       const TimedEvent& d = slot.done_event(static_cast<int>(k));
       if (d.Record(slot.streams[k]).ok()) WaitAfterFailure(d, index);
     }
@@ -1083,9 +1097,7 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
-  DeviceScope device;
-  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
-  if (!drained_.empty()) {
+  if (!drained_.empty()) {  // collected from the GPU already: no CUDA call
     absl::StatusOr<BatchStats> st = std::move(drained_.front());
     drained_.pop_front();
     return st;
@@ -1093,6 +1105,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::Collect() {
   if (queue_.empty()) {
     return absl::FailedPreconditionError("Collect: no batch is in flight");
   }
+  DeviceScope device;
+  STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
   return CollectFromGpu();
 }
 
@@ -1353,6 +1367,11 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
                                                    " exceeds max_items_per_batch ",
                                                    opt_.max_items_per_batch));
   }
+  if (o.streams && (*o.streams < 1 || *o.streams > opt_.max_streams)) {
+    // Checked here, not per batch: a short batch's clamp below would hide it.
+    return absl::InvalidArgumentError(absl::StrCat("ContinuousOptions::streams is ", *o.streams,
+                                                   "; the pool has 1 to ", opt_.max_streams));
+  }
   const int ring = opt_.max_in_flight + 1;
   const std::size_t in_bytes = static_cast<std::size_t>(per_batch * opt_.in_bytes_per_item);
   const std::size_t in_cap = static_cast<std::size_t>(opt_.max_items_per_batch * opt_.in_bytes_per_item);
@@ -1495,7 +1514,14 @@ void StreamPipeline::Release() noexcept {
 absl::StatusOr<StreamPipeline> StreamPipeline::Create(PipelineOptions options) {
   auto impl = std::make_unique<Impl>(std::move(options));
   absl::Status s = impl->Init();
-  if (!s.ok()) return AnnotateStatus(s, "creating the pipeline");
+  if (!s.ok()) {
+    // What Init allocated is freed on the pipeline's device, as Release frees (where the device
+    // itself is what failed, there is nothing of it to free).
+    DeviceScope device;
+    (void)device.Enter(impl->options().device);
+    impl.reset();
+    return AnnotateStatus(s, "creating the pipeline");
+  }
   return StreamPipeline(std::move(impl));
 }
 

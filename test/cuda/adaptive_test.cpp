@@ -518,6 +518,17 @@ TEST_F(AdaptiveGpuTest, AFixedNRunsAShortBatchAtOneStreamPerItem) {
     EXPECT_EQ(sink.log[i].streams, std::min<std::int64_t>(kN, src.sizes[i])) << "batch " << i;
     EXPECT_EQ(sink.log[i].items, src.sizes[i]) << "batch " << i;
   }
+  // A fixed n outside the pool is refused before any batch (a short batch's clamp would hide
+  // it).
+  for (int bad : {0, kN + 1}) {
+    co.streams = bad;
+    absl::StatusOr<ContinuousSummary> r = p->RunContinuous(src, sink, co);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+    EXPECT_NE(r.status().message().find(absl::StrCat("ContinuousOptions::streams is ", bad)),
+              std::string::npos)
+        << r.status();
+  }
   // A single Run with a fixed n larger than its items is still refused: there the caller chose
   // both.
   std::vector<float> in(7), out(7);

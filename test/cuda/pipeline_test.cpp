@@ -1031,8 +1031,13 @@ TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent
   }
   constexpr std::int64_t kItems = 1 << 18;
   auto rng = TestRng();
-  std::vector<float> in(kItems), out(kItems), ref(kItems);
   ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  // Pinned buffers (portable: pinned on any device), so that graph mode issues graphs.
+  auto in_buf = *PinnedBuffer<float>::Create(kItems);
+  auto out_buf = *PinnedBuffer<float>::Create(kItems);
+  std::span<float> in = in_buf.span();
+  std::span<float> out = out_buf.span();
+  std::vector<float> ref(kItems);
   PipelineOptions o = AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 8);
   o.device = 1;
   o.max_in_flight = 2;
@@ -1044,11 +1049,17 @@ TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent
     if (cudaGetDevice(&d) != cudaSuccess || d != 1) elsewhere.push_back(d);
     return add(a);
   };
-  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
-  ASSERT_TRUE(p.ok()) << p.status();
-  int current = -1;
-  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
-  EXPECT_EQ(current, 0) << "Create left its device current";
+  const auto expect_device_0 = [](const char* after) {
+    int current = -1;
+    ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+    EXPECT_EQ(current, 0) << after << " left the pipeline's device current";
+  };
+  {
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    expect_device_0("Create");
+  }
+  expect_device_0("the destructor");
   for (IssueMode mode : {IssueMode::kStreams, IssueMode::kGraph}) {
     PipelineOptions om = o;
     om.issue = mode;
@@ -1062,17 +1073,41 @@ TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent
       absl::StatusOr<BatchStats> st = i == 2 ? q->Run({in.data(), out.data(), kItems})
                                              : q->Run({in.data(), out.data(), kItems}, 4);
       ASSERT_TRUE(st.ok()) << st.status();
+      if (i < 2) {
+        EXPECT_EQ(st->graph, mode == IssueMode::kGraph) << "batch " << i;
+      }
       EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin())) << "batch " << i;
-      ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
-      EXPECT_EQ(current, 0) << "Run left the pipeline's device current";
+      expect_device_0("Run");
     }
-    // Submit and Collect from a thread whose current device is the other one.
+    // Submit and Collect, then a continuous run, from a thread whose current device is the
+    // other one.
     Poison(out.data(), out.size() * sizeof(float));
-    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
     ASSERT_TRUE(q->Submit({in.data(), out.data(), kItems}, 2).ok());
+    expect_device_0("Submit");
     ASSERT_TRUE(q->Collect().ok());
+    expect_device_0("Collect");
     EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
+    struct Source : BatchSource {
+      int left = 6;
+      int device_elsewhere = 0;
+      absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override {
+        int d = -1;
+        if (cudaGetDevice(&d) != cudaSuccess || d != 1) ++device_elsewhere;
+        return left-- > 0 ? m : 0;
+      }
+    } source;
+    struct Sink : BatchSink {
+      absl::Status Consume(std::span<const std::byte>, const BatchStats&) override {
+        return absl::OkStatus();
+      }
+    } sink;
+    absl::StatusOr<ContinuousSummary> sum = q->RunContinuous(source, sink);
+    ASSERT_TRUE(sum.ok()) << sum.status();
+    EXPECT_EQ(sum->batches, 6);
+    EXPECT_EQ(source.device_elsewhere, 0) << "the source ran with another device current";
+    expect_device_0("RunContinuous");
   }
+  expect_device_0("the destructor");
   EXPECT_TRUE(elsewhere.empty()) << "the launcher ran " << elsewhere.size()
                                  << " times with another device current, the first "
                                  << (elsewhere.empty() ? -1 : elsewhere.front());

@@ -22,8 +22,11 @@
 //
 // Thread safety: a pipeline is used by one thread at a time; independent pipelines may run on
 // different threads concurrently. Devices: each call makes the pipeline's device
-// (PipelineOptions::device) current while it runs and restores the caller's after it, so the
-// device current on the calling thread does not matter, and is left as it was.
+// (PipelineOptions::device) current while it runs (the launcher, and RunContinuous's source
+// and sink, run with it current) and restores the caller's after it, so the device current on
+// the calling thread does not matter, and is left as it was. Where the caller's device differs,
+// each call switches twice; a thread that set the pipeline's device itself pays one
+// cudaGetDevice a call.
 //
 // Errors: InvalidArgument for bad batches (0 items, too many items, null or device pointers, n
 // out of range), FailedPrecondition for misuse (Collect with nothing in flight, Submit beyond

@@ -150,8 +150,9 @@ class BatchSource {
  public:
   virtual ~BatchSource() = default;
   // Writes up to `max_items` items (in_bytes_per_item each) into `in` and returns how many;
-  // 0 ends the stream. Called while earlier batches run on the GPU. An error stops the run (the
-  // batches already in flight are delivered first), and so does an exception (Unknown).
+  // 0 ends the stream. Called while earlier batches run on the GPU, with the pipeline's device
+  // current. An error stops the run (the batches already in flight are delivered first), and so
+  // does an exception (Unknown).
   virtual absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) = 0;
 };
 
@@ -159,15 +160,16 @@ class BatchSink {
  public:
   virtual ~BatchSink() = default;
   // The output of one batch (out_bytes_per_item per item), valid during the call, in
-  // submission order. An error, or an exception (Unknown), stops the run.
+  // submission order, with the pipeline's device current. An error, or an exception (Unknown),
+  // stops the run.
   virtual absl::Status Consume(std::span<const std::byte> out, const BatchStats& stats) = 0;
 };
 
 struct ContinuousOptions {
   std::int64_t max_batches = -1;        // stop after this many (-1: when the source ends)
   std::int64_t items_per_batch = 0;     // 0: max_items_per_batch
-  // A fixed n; default: automatic. A batch the source fills with fewer items than n runs at
-  // one stream per item.
+  // A fixed n in [1, max_streams]; default: automatic. A batch the source fills with fewer
+  // items than n runs at one stream per item.
   std::optional<int> streams;
 };
 
