@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <new>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +50,7 @@ int InputExit(const absl::Status& s) {
   switch (s.code()) {
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kFailedPrecondition:  // a directory
       return kExitNoInput;
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kDataLoss:
@@ -320,6 +322,39 @@ int RunHistogram(const std::vector<std::string>& args) {
     source = std::move(*src);
   }
 
+  // ---- the GPU ----
+  // Before the output is opened (which empties an earlier file of that name): no device, a bad
+  // profile or a failed calibration leaves an earlier output as it was.
+  DeviceTraits traits;
+  std::string gpu_name;
+  if (device == "gpu") {
+    if (CudaDeviceCount() == 0) {
+      return Fail(kCommand, kExitUnavailable,
+                  absl::StrCat("no CUDA device (", NoDeviceReason(),
+                               "); use --device=cpu to compute the histograms on the CPU"));
+    }
+    // One calibration for every pipeline of the run (one per frame format).
+    if (!cfg.config.profile.empty()) {
+      absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(cfg.config.profile, cfg.config.device, true);
+      if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+      traits = p->traits;
+    } else {
+      CalibrationOptions co;
+      co.device = cfg.config.device;
+      co.quick = true;
+      co.inline_copies = false;  // as the pipeline's own quick calibration
+      absl::StatusOr<Calibration> c = Calibrate(co);
+      if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
+      traits = c->profile.traits;
+    }
+    absl::StatusOr<DeviceInfo> info = ReadDevice(cfg.config.device);
+    gpu_name = info.ok() ? info->traits.name : "gpu";
+    // The launchers choose their kernel for the current device: the configured one.
+    if (const cudaError_t e = cudaSetDevice(cfg.config.device); e != cudaSuccess) {
+      return Fail(kCommand, kExitSoftware, CudaErrorStatus(e, "cudaSetDevice", __FILE__, __LINE__));
+    }
+  }
+
   // ---- output ----
   // The trace's file first, before any frame is read and before the output is opened (which
   // empties an earlier file of that name): a path that cannot be written fails now, not after
@@ -347,8 +382,16 @@ int RunHistogram(const std::vector<std::string>& args) {
     std::vector<Histogram> hist;
     for (;;) {
       const FrameFormat f = source->format();
-      buf.resize(static_cast<std::size_t>(batch_frames) * f.item_bytes());
-      hist.resize(static_cast<std::size_t>(batch_frames));
+      try {
+        buf.resize(static_cast<std::size_t>(batch_frames) * f.item_bytes());
+        hist.resize(static_cast<std::size_t>(batch_frames));
+      } catch (const std::bad_alloc&) {
+        failure = absl::ResourceExhaustedError(absl::StrCat(
+            "cannot allocate ", batch_frames, " x ", f.item_bytes(), " bytes for a batch of ",
+            batch_frames, " frames of ", f.width, "x", f.height, "; lower --batch-frames"));
+        exit_code = kExitSoftware;
+        break;
+      }
       absl::StatusOr<video::ReadResult> r = source->Read(buf, batch_frames);
       if (!r.ok()) {
         failure = r.status();
@@ -370,32 +413,7 @@ int RunHistogram(const std::vector<std::string>& args) {
       if (r->end) break;
     }
   } else {
-    if (CudaDeviceCount() == 0) {
-      return Fail(kCommand, kExitUnavailable,
-                  absl::StrCat("no CUDA device (", NoDeviceReason(),
-                               "); use --device=cpu to compute the histograms on the CPU"));
-    }
-    // One calibration for every pipeline of the run (one per frame format).
-    DeviceTraits traits;
-    if (!cfg.config.profile.empty()) {
-      absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(cfg.config.profile, cfg.config.device, true);
-      if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
-      traits = p->traits;
-    } else {
-      CalibrationOptions co;
-      co.device = cfg.config.device;
-      co.quick = true;
-      co.inline_copies = false;  // as the pipeline's own quick calibration
-      absl::StatusOr<Calibration> c = Calibrate(co);
-      if (!c.ok()) return Fail(kCommand, kExitSoftware, c.status());
-      traits = c->profile.traits;
-    }
-    absl::StatusOr<DeviceInfo> info = ReadDevice(cfg.config.device);
-    summary_device = info.ok() ? info->traits.name : "gpu";
-    // The launchers choose their kernel for the current device: the configured one.
-    if (const cudaError_t e = cudaSetDevice(cfg.config.device); e != cudaSuccess) {
-      return Fail(kCommand, kExitSoftware, CudaErrorStatus(e, "cudaSetDevice", __FILE__, __LINE__));
-    }
+    summary_device = gpu_name;
     std::map<std::pair<int, int>, std::unique_ptr<StreamPipeline>> pipelines;
     for (;;) {
       const FrameFormat f = source->format();
@@ -447,8 +465,13 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   live.Clear();
   absl::Status closed = (*writer)->Close();
-  if (failure.ok() && !closed.ok()) {
-    failure = closed;
+  if (!closed.ok() && exit_code != kExitIoErr) {
+    // The output's own failure first: what the histograms before an input error would have been
+    // were not written either.
+    failure = failure.ok() ? closed
+                           : absl::Status(closed.code(), absl::StrCat(closed.message(),
+                                                                      "; and before that: ",
+                                                                      failure.message()));
     exit_code = kExitIoErr;
   }
   const double wall_s =
@@ -497,9 +520,12 @@ int RunHistogram(const std::vector<std::string>& args) {
     }
   }
   if (!failure.ok()) {
+    // Counted as computed: where the output itself failed, fewer of them reached it.
     Fail(kCommand, exit_code,
          absl::StrCat(std::string(failure.message()), " (", totals.frames,
-                      " histograms before it were written)"));
+                      exit_code == kExitIoErr ? " histograms before it were computed; not all "
+                                                "reached the output)"
+                                              : " histograms before it were written)"));
     return exit_code;
   }
   if (verify && totals.mismatches > 0) return kExitSoftware;

@@ -614,8 +614,26 @@ int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summar
   return kExitOk;
 }
 
+// Do two paths name one file (the same path, or two names of one existing file)?
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
+    return std::filesystem::equivalent(a, b, ec) && !ec;
+  }
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, ec);
+  return ec ? a == b : ca == cb;
+}
+
 // The summary of a sweep measured before: `streampipe sweep --from=CSV [--summary=MD]`.
 int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
+  if (!summary_path.empty() && SameFile(csv_path, summary_path)) {
+    // The summary would replace the sweep it summarizes.
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--summary=", summary_path, " is the --from file itself; name "
+                             "another file for the summary"));
+  }
   absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
   if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
   const std::string unreadable = absl::StrCat("--from: cannot read '", csv_path, "'");
@@ -625,9 +643,20 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   }
   std::ifstream in(csv_path, std::ios::binary);
   if (!in) return Fail(kCommand, kExitNoInput, unreadable);
-  std::stringstream text;
-  text << in.rdbuf();
+  // Read in pieces up to a bound (a whole grid's CSV is about a MiB): a path such as /dev/zero
+  // would otherwise be read until memory ran out.
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
+  std::string csv;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof(piece)) || in.gcount() > 0) {
+    csv.append(piece, static_cast<std::size_t>(in.gcount()));
+    if (csv.size() > kMaxBytes) {
+      return Fail(kCommand, kExitDataErr,
+                  absl::StrCat("--from: '", csv_path, "' is over 1 GiB; not a sweep CSV"));
+    }
+  }
   if (in.bad()) return Fail(kCommand, kExitNoInput, unreadable);
+  std::stringstream text(std::move(csv));
   if (text.str().rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes
     return Fail(kCommand, kExitDataErr,
                 absl::StrCat("--from: '", csv_path,
@@ -749,6 +778,10 @@ int RunSweep(const std::vector<std::string>& args) {
          "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
          "the summary goes to stderr and --summary");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
+  if (fs.WasSet("from") && from.empty()) {
+    // (An unset variable in `--from=$CSV` would otherwise start measuring a sweep.)
+    return Fail(kCommand, kExitUsage, "--from is empty; give the sweep CSV to summarize");
+  }
   if (!from.empty()) {
     for (const std::string& name : fs.SetFlags()) {
       if (name != "from" && name != "summary") {
@@ -851,6 +884,27 @@ int RunSweep(const std::vector<std::string>& args) {
   const std::string& trace_dir = plan.trace_dir;
   const std::string& adaptive_trace = plan.adaptive_trace;
   const std::string& profile = plan.profile;
+  if (output.empty()) {
+    return Fail(kCommand, from_file(*output_key) ? kExitConfig : kExitUsage,
+                absl::StrCat(output_flag, " is empty; name a file, or - for stdout"));
+  }
+  // Two outputs of one file would write over each other (the second staged file found the
+  // first's .partial, and said an earlier run had left it).
+  {
+    const std::pair<const std::string*, const std::string*> files[] = {
+        {&output, &output_flag}, {&summary_path, &summary_flag},
+        {&adaptive_trace, &adaptive_trace_flag}};
+    for (std::size_t i = 0; i < std::size(files); ++i) {
+      for (std::size_t j = i + 1; j < std::size(files); ++j) {
+        const std::string& a = *files[i].first;
+        const std::string& b = *files[j].first;
+        if (a.empty() || b.empty() || a == "-" || b == "-" || !SameFile(a, b)) continue;
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat(*files[i].second, " and ", *files[j].second, " name one file, '",
+                                 a, "'; each output needs its own"));
+      }
+    }
+  }
   const std::int64_t batch_frames = plan.batch_frames;
   const double size_mib = plan.size_mib;
   const double total_mib = plan.total_mib;

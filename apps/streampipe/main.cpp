@@ -1,7 +1,13 @@
 // streampipe: one program, several subcommands. `streampipe help` lists them.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,9 +42,41 @@ void PrintHelp(std::ostream& os) {
   for (const Command& c : kCommands) os << "  " << c.name << "\n      " << c.summary << "\n";
 }
 
+// A descriptor 0-2 the caller closed (`streampipe ... >&-`) would be the next file the command
+// opens: a staged output's, whose rows would then be written with std::cout's. /dev/null, open
+// for reading only, holds it instead: a write to a closed stdout still fails, below, as one to a
+// full disk does.
+void HoldClosedStandardDescriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      const int held = open("/dev/null", O_RDONLY);  // a write to it fails (EBADF)
+      if (held >= 0 && held != fd) {
+        dup2(held, fd);
+        close(held);
+      }
+    }
+  }
+}
+
+// A command's stdout, written: what it printed reached its file or pipe, else the command
+// failed to write its output (exit 74, docs/errors.md) whatever it returned.
+// (A command that failed already said why; its own output errors included.)
+int CheckStdout(const std::string& name, int code) {
+  errno = 0;
+  std::cout.flush();
+  const int cout_errno = errno;
+  const bool failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (!failed || code != streampipe::cli::kExitOk) return code;
+  const int e = cout_errno != 0 ? cout_errno : errno;
+  std::cerr << "streampipe " << name << ": writing to stdout failed"
+            << (e != 0 ? std::string(": ") + std::strerror(e) : std::string()) << "\n";
+  return streampipe::cli::kExitIoErr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  HoldClosedStandardDescriptors();
   // A reader that closes its end of a pipe (`streampipe histogram ... | head`) makes the next
   // write fail with EPIPE instead of killing the process: the command then says what it could
   // not write, writes its summary and exits 74 (docs/errors.md), as for a full disk.
@@ -54,7 +92,17 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> args(argv + 2, argv + argc);
   for (const Command& c : kCommands) {
-    if (name == c.name) return c.run(args);
+    if (name != c.name) continue;
+    int code = 0;
+    try {
+      code = c.run(args);
+    } catch (const std::bad_alloc&) {
+      // What a command could not allocate (a batch of huge frames, a file of endless bytes)
+      // ends it with a message, not an abort; the commands name the sizes they know first.
+      std::cerr << "streampipe " << name << ": out of memory\n";
+      return streampipe::cli::kExitSoftware;
+    }
+    return CheckStdout(name, code);
   }
   std::cerr << "streampipe: unknown command '" << name << "'\n";
   PrintHelp(std::cerr);

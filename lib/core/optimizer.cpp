@@ -44,10 +44,18 @@ absl::StatusOr<std::vector<int>> CandidateStreams(const CandidateOptions& o) {
 
 BestCandidate ChooseBest(const LinearizedModel& model, std::span<const int> candidates) {
   BestCandidate best;
+  bool found = false;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const double ms = model.TotalMs(candidates[i]);
+    // A prediction that overflowed (inf, or NaN from inf - inf) is never the best; where every
+    // one did, the first is returned as it is and ChooseNumStreams refuses it.
+    if (!std::isfinite(ms)) {
+      if (i == 0) best = {i, candidates[i], ms};
+      continue;
+    }
     // Strictly better beyond a relative 1e-12: ties keep the smaller n (seen first).
-    if (i == 0 || ms < best.predicted_ms * (1.0 - 1e-12)) best = {i, candidates[i], ms};
+    if (!found || ms < best.predicted_ms * (1.0 - 1e-12)) best = {i, candidates[i], ms};
+    found = true;
   }
   return best;
 }
@@ -59,6 +67,12 @@ absl::StatusOr<StreamChoice> ChooseNumStreams(const StreamModel& model, const Mo
   if (absl::Status t = ValidateModelTerms(terms); !t.ok()) return t;
   const LinearizedModel linear(model, terms);
   const BestCandidate best = ChooseBest(linear, *candidates);
+  if (!std::isfinite(best.predicted_ms)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the model's prediction is not finite at any n in [", options.min_streams, ", ",
+        options.max_streams, "]: the terms are too large (the copy, kernel and overhead times "
+        "overflow a double)"));
+  }
   StreamChoice choice;
   choice.streams = best.streams;
   choice.predicted_ms = best.predicted_ms;

@@ -223,6 +223,12 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
   int line = 1;
   int col = 0;      // of the current character in `in`, in characters as toml++ counts them
   int out_col = 0;  // in out.text
+  // The dots of this line's key (or table header) so far, outside strings: toml++ parses dotted
+  // keys recursively, and a key of tens of thousands of parts overflowed its stack (SIGSEGV).
+  // No key of ours has more than three parts.
+  constexpr int kMaxKeyDots = 64;
+  int key_dots = 0;
+  bool in_key = true;  // before this line's first '='
   std::size_t i = in.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a BOM: toml++ skips it too
   const auto error = [&](std::string_view what) {
     return absl::InvalidArgumentError(
@@ -279,6 +285,8 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
       col = 0;
       out_col = 0;
       escaped = false;
+      key_dots = 0;
+      in_key = true;
       // A newline ends a comment; in a single-line string it is an error toml++ reports.
       if (st == State::kComment || st == State::kBasic || st == State::kLiteral) {
         st = State::kNormal;
@@ -296,6 +304,10 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
         if (!ascii) {
           return error(absl::StrCat("character '", S(raw), "' (", CodePointName(cp),
                                     ") is only allowed in strings and comments"));
+        }
+        if (cp == '=') in_key = false;
+        if (cp == '.' && in_key && ++key_dots > kMaxKeyDots) {
+          return error(absl::StrCat("a key of more than ", kMaxKeyDots + 1, " dotted parts"));
         }
         if (cp == '#') {
           st = State::kComment;
@@ -403,12 +415,22 @@ absl::Status ReadTextFile(const std::string& path, std::string* out) {
     return absl::PermissionDeniedError(
         absl::StrCat(path, ": cannot read: ", std::strerror(err)));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read in pieces up to a bound: a configuration or profile is a few KiB, and a path such as
+  // /dev/zero would otherwise be read until memory ran out.
+  constexpr std::size_t kMaxBytes = 16 << 20;
+  std::string text;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof(piece)) || in.gcount() > 0) {
+    text.append(piece, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxBytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": over ", kMaxBytes >> 20, " MiB; not a configuration or profile"));
+    }
+  }
   if (in.bad()) {
     return absl::PermissionDeniedError(absl::StrCat(path, ": read error"));
   }
-  *out = ss.str();
+  *out = std::move(text);
   return absl::OkStatus();
 }
 

@@ -96,7 +96,8 @@ absl::StatusOr<std::unique_ptr<ByteInput>> OpenByteInput(const std::string& path
   auto input = std::make_unique<FdInput>(fd, true, path);
   struct stat st;
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": is a directory"));
+    // Not an input (exit 66 in the command line, as for a missing file), not bad data in one.
+    return absl::FailedPreconditionError(absl::StrCat(path, ": is a directory, not a file"));
   }
   return input;
 }

@@ -475,6 +475,84 @@ TEST(AdviseCliTest, SweepFromTakesNoMeasuringFlag) {
   }
 }
 
+// `--summary` naming the `--from` file replaced the sweep with its summary (exit 0); two
+// outputs of a measuring sweep naming one file were refused with a misleading message about an
+// earlier run's .partial; an empty --from started measuring, an empty --output wrote ".partial".
+TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
+  const std::string dir = ::testing::TempDir() + "/sweep_same_file";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string csv = dir + "/s.csv";
+  std::ofstream(csv) << "not read\n";
+  CommandResult r = RunCommand(kBin + " sweep --from=" + csv + " --summary=" + dir + "/../" +
+                               std::filesystem::path(dir).filename().string() + "/s.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("is the --from file itself"), std::string::npos) << r.err;
+  EXPECT_EQ(ReadFile(csv), "not read\n");
+  r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --summary=" + dir + "/./x.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output and --summary name one file"), std::string::npos) << r.err;
+  r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --adaptive-trace=" + dir + "/x.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output and --adaptive-trace name one file"), std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + " sweep --from=");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--from is empty"), std::string::npos) << r.err;
+  r = RunCommand("cd " + dir + " && " + kBin + " sweep --output=");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output is empty"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/.partial"));
+  std::filesystem::remove_all(dir);
+}
+
+// What a command prints on stdout must reach it: to a full disk or a closed descriptor, the
+// command exited 0 having written nothing.
+TEST(AdviseCliTest, AStdoutThatCannotBeWrittenIsAnIoError) {
+  for (const std::string& cmd :
+       {std::string(" config"), std::string(" config --markdown"),
+        std::string(" advise --h2d-ms=1 --kernel-ms=1 --d2h-ms=1"),
+        std::string(" sweep --print-config")}) {
+    // (In a shell of its own: RunCommand redirects the outer command's stdout.)
+    CommandResult r = RunCommand("bash -c '" + kBin + cmd + " >/dev/full'");
+    EXPECT_EQ(r.exit_code, 74) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find("writing to stdout failed"), std::string::npos) << cmd << ": " << r.err;
+    r = RunCommand("bash -c '" + kBin + cmd + " >&-'");
+    EXPECT_EQ(r.exit_code, 74) << cmd << " (closed): " << r.err;
+  }
+  EXPECT_EQ(RunCommand("bash -c '" + kBin + " config >/dev/null'").exit_code, 0);
+}
+
+// Terms so large that every prediction overflows gave exit 0 and "inf ms predicted (-nanx)".
+TEST(AdviseCliTest, PredictionsThatOverflowAreRefused) {
+  for (const std::string& flags :
+       {std::string(" --kernel-ms=1e308 --h2d-ms=1e308 --d2h-ms=1e308"),
+        std::string(" --kernel-ms=1 --h2d-ms=1 --d2h-ms=1 --gap-ms=1e308 "
+                    "--stream-overhead-ms=1e308")}) {
+    CommandResult r = RunCommand(kBin + " advise" + flags);
+    EXPECT_EQ(r.exit_code, 64) << flags << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("not finite at any n"), std::string::npos) << r.err;
+  }
+}
+
+// A TOML key of 100,000 dotted parts overflowed toml++'s stack (SIGSEGV); a path that never
+// ends (/dev/zero) was read until memory ran out.
+TEST(AdviseCliTest, AKeyOfEndlessPartsAndAnEndlessFileAreClearErrors) {
+  const std::string f = ::testing::TempDir() + "/deep.toml";
+  std::string key = "a";
+  for (int i = 0; i < 100000; ++i) key += ".a";
+  std::ofstream(f) << key << " = 1\n";
+  for (const std::string& cmd :
+       {" config --config=" + f, " sweep --print-config --config=" + f}) {
+    CommandResult r = RunCommand(kBin + cmd);
+    EXPECT_EQ(r.exit_code, 78) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find("dotted parts"), std::string::npos) << r.err;
+  }
+  CommandResult r = RunCommand(kBin + " config --config=/dev/zero");
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find("over 16 MiB"), std::string::npos) << r.err;
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

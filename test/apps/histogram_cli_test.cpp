@@ -159,6 +159,60 @@ TEST(HistogramCliTest, AClosedPipeIsAnIoErrorNotASignal) {
   EXPECT_NE(r.err.find("frames"), std::string::npos) << r.err;  // the summary
 }
 
+// An earlier output of the same name is left as it was where the command fails before it runs.
+// Here without a GPU (CI) no device (69), with one a profile that can be neither read nor
+// written (78): both came after the output was opened (emptied) before.
+TEST(HistogramCliTest, AFailureBeforeAnyFrameLeavesAnEarlierOutputAsItWas) {
+  const std::string out = Tmp("keep.csv");
+  for (const std::string& flags : {std::string(" --pipeline.profile=/nonexistent/gpu.toml")}) {
+    WriteFile(out, "an earlier output\n");
+    CommandResult r = RunCommand(kBin + " histogram --synthetic=section44 --frames=4 --quiet" +
+                                 flags + " --output=" + out);
+    EXPECT_NE(r.exit_code, 0) << flags;
+    std::ifstream in(out);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "an earlier output\n")
+        << flags << ": " << r.err;
+  }
+}
+
+// A batch of frames too large for memory aborted the program (std::bad_alloc, exit 134): here
+// a 47-byte Y4M whose header says 65536x32768, 64 frames a batch (128 GiB).
+TEST(HistogramCliTest, AHugeFrameIsAClearErrorNotAnAbort) {
+  const std::string in = Tmp("huge.y4m");
+  WriteFile(in, "YUV4MPEG2 W65536 H32768 C420jpeg\nFRAME\nabc");
+  CommandResult r =
+      RunCommand("bash -c 'ulimit -v 8000000; " + kBin + " histogram --device=cpu --quiet " + in +
+                 " --output=" + Tmp("huge.csv") + "'");
+  EXPECT_EQ(r.exit_code, 70) << r.err;
+  EXPECT_NE(r.err.find("cannot allocate"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lower --batch-frames"), std::string::npos) << r.err;
+}
+
+// A directory as the input is not bad data (65) nor a usage error (64): it is no input (66),
+// as a missing file is, whatever the format.
+TEST(HistogramCliTest, ADirectoryAsTheInputIsNoInput) {
+  const std::string dir = ::testing::TempDir();
+  for (const std::string& flags : {std::string(""), std::string(" --width=16 --height=16")}) {
+    CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet" + flags + " " + dir +
+                                 " --output=" + Tmp("dir.csv"));
+    EXPECT_EQ(r.exit_code, 66) << flags << ": " << r.err;
+    EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+  }
+}
+
+// Where the output fails and the input too, the output's error is the one reported (74): the
+// histograms before the bad frame did not reach it.
+TEST(HistogramCliTest, AnOutputThatFailsIsReportedBeforeABadInput) {
+  const std::string in = Tmp("trunc.bin");
+  WriteFile(in, std::string(16 * 16 * 3 + 5, '\x10'));  // three frames and a partial one
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet --width=16 --height=16 " +
+                               in + " --output=/dev/full");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("and before that"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not all reached the output"), std::string::npos) << r.err;
+}
+
 TEST(HistogramCliTest, GpuOnlyFlagsAreRefusedOnTheCpu) {
   CommandResult r = RunCommand(kBin + " histogram --device=cpu --synthetic=section44 --frames=4 "
                                       "--trace=/tmp/streampipe_cpu_trace.json");

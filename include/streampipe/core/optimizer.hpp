@@ -49,7 +49,9 @@ absl::StatusOr<StreamChoice> ChooseNumStreams(const StreamModel& model, const Mo
                                               const CandidateOptions& options);
 
 // The hot path (re-deriving n after a drift): the best of `candidates` by predicted total,
-// without breakdowns or allocation. Precondition: candidates non-empty, each >= 1.
+// without breakdowns or allocation. Precondition: candidates non-empty, each >= 1. A candidate
+// whose prediction is not finite (overflowed terms) is never chosen; where none is finite, the
+// first is returned with its prediction, which the caller must check (ChooseNumStreams does).
 struct BestCandidate {
   std::size_t index = 0;
   int streams = 1;

@@ -87,7 +87,7 @@ absl::Status CheckReadRequest(std::string_view source, std::size_t item_bytes,
 // starts a new segment; a different format is reported through ReadResult::format_changed.
 //
 // Errors from the factories (messages start with the path, "stdin" or `name`):
-//   NotFound / PermissionDenied: the file cannot be opened; InvalidArgument: it is a directory.
+//   NotFound / PermissionDenied: the file cannot be opened; FailedPrecondition: it is a directory.
 //   DataLoss: the stream ends before the header's '\n' (empty input included).
 //   InvalidArgument: bad magic (not "YUV4MPEG2"), a header line over 4096 bytes, W or H
 //     missing, repeated, zero, negative, non-numeric or too large; malformed F, A, I; an
@@ -109,7 +109,7 @@ absl::StatusOr<std::unique_ptr<FrameSource>> MakeY4mSource(std::istream& in,
 // from `ffmpeg -f rawvideo -pix_fmt yuv420p`. The stream ends cleanly only at a frame
 // boundary; a partial last frame is DataLoss naming its index, offset and byte counts.
 // Factory errors: InvalidArgument for width or height <= 0 or W*H > 2^31; NotFound /
-// PermissionDenied / InvalidArgument (a directory) when the file cannot be opened.
+// PermissionDenied / FailedPrecondition (a directory) when the file cannot be opened.
 absl::StatusOr<std::unique_ptr<FrameSource>> OpenRawSource(const std::string& path, int width,
                                                            int height, PixelFormat format);
 absl::StatusOr<std::unique_ptr<FrameSource>> MakeRawSource(std::istream& in, int width,
