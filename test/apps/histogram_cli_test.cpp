@@ -180,16 +180,15 @@ TEST(HistogramCliTest, AFailureBeforeAnyFrameLeavesAnEarlierOutputAsItWas) {
 TEST(HistogramCliTest, AHugeFrameIsAClearErrorNotAnAbort) {
   const std::string in = Tmp("huge.y4m");
   WriteFile(in, "YUV4MPEG2 W65536 H32768 C420jpeg\nFRAME\nabc");
-  // Bounded, so that the allocation fails on any machine: by the address space, or under
-  // AddressSanitizer (which needs a large one for its shadow) by its own allocation limit.
 #if defined(__SANITIZE_ADDRESS__)
-  const std::string bound =
-      "export ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1:max_allocation_size_mb=8000; ";
-#else
-  const std::string bound = "ulimit -v 8000000; ";
+  // AddressSanitizer's operator new reports a failed allocation and ends the process instead of
+  // throwing std::bad_alloc (allocator_may_return_null covers malloc only): nothing to test here.
+  GTEST_SKIP() << "under AddressSanitizer a failed operator new aborts by design";
 #endif
-  CommandResult r = RunCommand("bash -c '" + bound + kBin + " histogram --device=cpu --quiet " +
-                               in + " --output=" + Tmp("huge.csv") + "'");
+  // The address space bounded, so that the allocation fails on any machine.
+  CommandResult r = RunCommand("bash -c 'ulimit -v 8000000; " + kBin +
+                               " histogram --device=cpu --quiet " + in + " --output=" +
+                               Tmp("huge.csv") + "'");
   EXPECT_EQ(r.exit_code, 70) << r.err;
   EXPECT_NE(r.err.find("cannot allocate"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("lower --batch-frames"), std::string::npos) << r.err;
