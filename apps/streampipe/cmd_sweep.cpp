@@ -22,7 +22,6 @@
 #include <optional>
 #include <random>
 #include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -641,28 +640,21 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   if (std::filesystem::is_directory(csv_path, ec)) {
     return Fail(kCommand, kExitNoInput, absl::StrCat(unreadable, ": a directory"));
   }
-  std::ifstream in(csv_path, std::ios::binary);
-  if (!in) return Fail(kCommand, kExitNoInput, unreadable);
-  // Read in pieces up to a bound (a whole grid's CSV is about a MiB): a path such as /dev/zero
-  // would otherwise be read until memory ran out.
-  constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
+  // Bounded (a whole grid's CSV is about a MiB): /dev/zero is not read until memory runs out.
   std::string csv;
-  char piece[1 << 16];
-  while (in.read(piece, sizeof(piece)) || in.gcount() > 0) {
-    csv.append(piece, static_cast<std::size_t>(in.gcount()));
-    if (csv.size() > kMaxBytes) {
+  if (absl::Status r = detail::ReadTextFile(csv_path, &csv, std::size_t{1} << 30); !r.ok()) {
+    if (absl::IsOutOfRange(r)) {
       return Fail(kCommand, kExitDataErr,
                   absl::StrCat("--from: '", csv_path, "' is over 1 GiB; not a sweep CSV"));
     }
+    return Fail(kCommand, kExitNoInput, unreadable);
   }
-  if (in.bad()) return Fail(kCommand, kExitNoInput, unreadable);
-  std::stringstream text(std::move(csv));
-  if (text.str().rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes
+  if (csv.rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes
     return Fail(kCommand, kExitDataErr,
                 absl::StrCat("--from: '", csv_path,
                              "' is gzip-compressed; zcat it to a file first"));
   }
-  absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(text.str());
+  absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(csv);
   if (!points.ok()) {
     return Fail(kCommand, kExitDataErr, AnnotateStatus(points.status(), csv_path));
   }

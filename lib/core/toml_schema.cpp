@@ -403,7 +403,7 @@ absl::StatusOr<AsciiToml> MakeAsciiToml(std::string_view in, std::string_view fi
 
 }  // namespace
 
-absl::Status ReadTextFile(const std::string& path, std::string* out) {
+absl::Status ReadTextFile(const std::string& path, std::string* out, std::size_t max_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return absl::PermissionDeniedError(absl::StrCat(path, ": cannot read: it is a directory"));
@@ -415,16 +415,12 @@ absl::Status ReadTextFile(const std::string& path, std::string* out) {
     return absl::PermissionDeniedError(
         absl::StrCat(path, ": cannot read: ", std::strerror(err)));
   }
-  // Read in pieces up to a bound: a configuration or profile is a few KiB, and a path such as
-  // /dev/zero would otherwise be read until memory ran out.
-  constexpr std::size_t kMaxBytes = 16 << 20;
   std::string text;
   char piece[1 << 16];
   while (in.read(piece, sizeof(piece)) || in.gcount() > 0) {
     text.append(piece, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxBytes) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": over ", kMaxBytes >> 20, " MiB; not a configuration or profile"));
+    if (text.size() > max_bytes) {
+      return absl::OutOfRangeError(absl::StrCat(path, ": over ", max_bytes >> 20, " MiB"));
     }
   }
   if (in.bad()) {

@@ -1426,11 +1426,11 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       const int r = static_cast<int>(next_ring % ring);
       std::span<std::byte> in(
           ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr, in_bytes);
-      const std::string where = absl::StrCat("source, batch ", submitted);
+      const auto where = [&] { return absl::StrCat("source, batch ", submitted); };  // errors
       absl::StatusOr<std::int64_t> items =
           Guarded([&] { return source.Fill(in, per_batch); });
       if (!items.ok()) {
-        failure = AnnotateStatus(items.status(), where);
+        failure = AnnotateStatus(items.status(), where());
         source_failed = true;
         break;
       }
@@ -1440,7 +1440,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       }
       if (*items > per_batch) {
         failure = absl::InvalidArgumentError(absl::StrCat(
-            where, ": the source returned ", *items, " items for a buffer of ", per_batch));
+            where(), ": the source returned ", *items, " items for a buffer of ", per_batch));
         break;
       }
       const HostBatch b{ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr,

@@ -12,6 +12,7 @@
 #ifndef STREAMPIPE_CORE_TOML_SCHEMA_HPP_
 #define STREAMPIPE_CORE_TOML_SCHEMA_HPP_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -64,8 +65,11 @@ std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults
 // InvalidArgument with what is wrong, worded to follow the key and its value ("is out of range
 // [0, 10]", "is not one of: a, b", "is not valid: ..."); the callers name key and value.
 absl::Status CheckValue(const TomlKey& key, const TomlValue& value);
-// Reads a whole file: NotFound if missing, PermissionDenied if unreadable.
-absl::Status ReadTextFile(const std::string& path, std::string* out);
+// Reads a whole file: NotFound if missing, PermissionDenied if unreadable, OutOfRange past
+// `max_bytes` (read in pieces up to it: a path such as /dev/zero is not read until memory runs
+// out; a configuration or profile is a few KiB).
+absl::Status ReadTextFile(const std::string& path, std::string* out,
+                          std::size_t max_bytes = std::size_t{16} << 20);
 }  // namespace detail
 
 template <typename T>
