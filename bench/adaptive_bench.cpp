@@ -546,8 +546,8 @@ int main(int argc, char** argv) {
   }
   absl::StatusOr<Calibration> cal = Calibrate({});
   if (!cal.ok()) {
-    std::cerr << "calibration failed: " << cal.status() << "\n";
-    return 1;
+    std::cerr << "adaptive_bench: calibration failed: " << cal.status() << "\n";
+    return bench::kSoftwareExit;
   }
   g_traits = cal->profile.traits;
   g_duplex_gbps = cal->profile.duplex_gbps;

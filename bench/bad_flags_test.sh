@@ -68,9 +68,12 @@ expect 64 "--size-mib: '5000'" "$i" --size-mib=5000
 expect 64 "--streams: 'x'" "$i" --streams=1,x
 expect 64 "--rounds: 3 is odd" "$i" --rounds=3
 expect 64 "unknown argument '--bogus'" "$i" --bogus
+expect 0 "instance_spread: no CUDA device" "$i" --size-mib=1 --rounds=2
 l="$dir/inline_ladder"
 expect 64 "--reps: '0'" "$l" --reps=0
 expect 64 "--streams: '0'" "$l" --streams=4,0
+expect 0 "inline_ladder: no CUDA device" "$l" --streams=4 --reps=1
+expect 0 "issue_cost: no CUDA device" "$dir/issue_cost" --rounds=1 --calls=1
 expect 64 "--launches" "$dir/histogram_shapes" --launches=0
 expect 64 "bad flag --calls=2000" "$dir/issue_cost" --calls=2000
 expect 64 "--seeds" "$dir/controller_replay" --seeds=0 x.csv

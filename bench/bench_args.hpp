@@ -22,6 +22,10 @@ namespace streampipe::bench {
 
 // EX_USAGE (sysexits.h), as the streampipe CLI exits on a bad flag.
 inline constexpr int kUsageExit = 64;
+// EX_SOFTWARE, as the CLI exits where CUDA fails (a calibration, an allocation, a batch).
+inline constexpr int kSoftwareExit = 70;
+// EX_IOERR, as the CLI exits where an output cannot be written.
+inline constexpr int kOutputExit = 74;
 
 // "--name=VALUE" -> VALUE where `arg` starts with `prefix` ("--name="), else nullopt.
 inline std::optional<absl::string_view> FlagValue(absl::string_view arg,

@@ -339,8 +339,8 @@ int main(int argc, char** argv) {
   }
   absl::StatusOr<Calibration> cal = Calibrate({});
   if (!cal.ok()) {
-    std::cerr << "calibration failed: " << cal.status() << "\n";
-    return 1;
+    std::cerr << "histogram_bench: calibration failed: " << cal.status() << "\n";
+    return bench::kSoftwareExit;
   }
   g_traits = cal->profile.traits;
   if (what == "all" || what == "sizes") Sizes();

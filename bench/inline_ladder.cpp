@@ -18,6 +18,7 @@
 #include "bench_args.hpp"
 #include "streampipe/core/model.hpp"
 #include "streampipe/cuda/calibrate.hpp"
+#include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/pipeline_types.hpp"
 
 namespace streampipe {
@@ -64,6 +65,10 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "inline_ladder: %s\n", std::string(args.status().message()).c_str());
     return bench::kUsageExit;
   }
+  if (CudaDeviceCount() == 0) {
+    std::fprintf(stderr, "inline_ladder: no CUDA device (%s)\n", NoDeviceReason().c_str());
+    return 0;
+  }
   // The traits only feed the pipeline's controller, which a fixed n does not consult: a quick
   // calibration without the sweep.
   CalibrationOptions co;
@@ -72,8 +77,9 @@ int Main(int argc, char** argv) {
   co.inline_copies = false;  // measured below
   absl::StatusOr<Calibration> cal = Calibrate(co);
   if (!cal.ok()) {
-    std::fprintf(stderr, "inline_ladder: %s\n", std::string(cal.status().message()).c_str());
-    return 1;
+    std::fprintf(stderr, "inline_ladder: calibration failed: %s\n",
+                 std::string(cal.status().message()).c_str());
+    return bench::kSoftwareExit;
   }
   InlineLadderOptions lo;  // the sizes calibration uses (DefaultInlineLadderBytes)
   lo.repetitions = args->reps;
@@ -89,7 +95,7 @@ int Main(int argc, char** argv) {
         if (!ladder.ok()) {
           std::fprintf(stderr, "inline_ladder: n = %d: %s\n", n,
                        std::string(ladder.status().message()).c_str());
-          return 1;
+          return bench::kSoftwareExit;
         }
         absl::StatusOr<InlineCopyFit> fit = FitInlineLadder(*ladder);
         std::string row;

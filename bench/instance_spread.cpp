@@ -35,6 +35,7 @@
 #include "bench_args.hpp"
 #include "streampipe/core/statistics.hpp"
 #include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/workloads.hpp"
 
@@ -245,12 +246,16 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "instance_spread: %s\n", std::string(args.status().message()).c_str());
     return bench::kUsageExit;
   }
+  if (CudaDeviceCount() == 0) {
+    std::fprintf(stderr, "instance_spread: no CUDA device (%s)\n", NoDeviceReason().c_str());
+    return 0;
+  }
   std::FILE* batches = nullptr;
   if (!args->batches.empty()) {
     batches = std::fopen(args->batches.c_str(), "w");
     if (batches == nullptr) {
       std::fprintf(stderr, "instance_spread: --batches: cannot write '%s'\n", args->batches.c_str());
-      return 73;
+      return bench::kOutputExit;
     }
     std::fprintf(batches, "iters,order,issue,round,instance,streams,batch,elapsed_ms,issue_ms,at_s\n");
   }
@@ -273,7 +278,7 @@ int Main(int argc, char** argv) {
                        std::string(IssueModeName(mode)).c_str(),
                        std::string(st.message()).c_str());
           if (batches != nullptr) std::fclose(batches);
-          return 1;
+          return bench::kSoftwareExit;
         }
       }
     }

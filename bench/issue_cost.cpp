@@ -7,7 +7,8 @@
 //   issue_cost [--rounds=31] [--calls=64]
 // Prints, per call and size, the median over rounds of the host's microseconds per call (each
 // round: `calls` calls back to back, then a device synchronize outside the timing).
-// Exit 0; 64 for bad flags; 70 where CUDA fails (an allocation, a stream or a call).
+// Exit 0 (without a GPU too: a message and 0); 64 for bad flags; 70 where CUDA fails (an
+// allocation, a stream or a call).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include "streampipe/cuda/buffer.hpp"
+#include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/stream.hpp"
 
@@ -117,6 +119,10 @@ int main(int argc, char** argv) {
       return 64;
     }
     (is_rounds ? rounds : calls) = static_cast<int>(v);
+  }
+  if (streampipe::CudaDeviceCount() == 0) {
+    std::fprintf(stderr, "issue_cost: no CUDA device (%s)\n", streampipe::NoDeviceReason().c_str());
+    return 0;
   }
   const absl::Status st = streampipe::Run(rounds, calls);
   if (!st.ok()) {

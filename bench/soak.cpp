@@ -7,7 +7,8 @@
 // Frames come from the pipeline's pinned ring, each ring buffer filled once with synthetic
 // frames and their histograms precomputed; at every fill the source rewrites one marker row of
 // every frame to one of two variants, so an output the GPU did not write (a stale ring buffer)
-// would not match. Prints one line per window and a verdict; exits 1 on any mismatch or growth.
+// would not match. Prints one line per window and a verdict; exits 1 on any mismatch or growth,
+// 64 for bad flags, 70 where CUDA fails (the calibration, the pipeline, a batch), 0 without a GPU.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
@@ -186,7 +187,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   absl::StatusOr<Calibration> cal = Calibrate({.quick = true, .inline_copies = false});
-  if (!cal.ok()) return 1;
+  if (!cal.ok()) {
+    std::fprintf(stderr, "soak: calibration failed: %s\n",
+                 std::string(cal.status().message()).c_str());
+    return bench::kSoftwareExit;
+  }
   const FrameFormat f{.width = width, .height = height, .format = video::PixelFormat::kGray8};
   PipelineOptions o;
   o.in_bytes_per_item = static_cast<std::int64_t>(f.item_bytes());
@@ -197,7 +202,10 @@ int main(int argc, char** argv) {
   o.traits = cal->profile.traits;
   o.adaptive.steady_state = true;
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
-  if (!p.ok()) return 1;
+  if (!p.ok()) {
+    std::fprintf(stderr, "soak: %s\n", std::string(p.status().message()).c_str());
+    return bench::kSoftwareExit;
+  }
   const std::int64_t batches = frames / kBatch;
   MarkedFrames src(f, batches, &*p, every / kBatch);
   CheckingSink sink(src, 100'032);  // a multiple of 64 frames
@@ -205,8 +213,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!s.ok()) {
-    std::printf("soak: %s\n", std::string(s.status().message()).c_str());
-    return 1;
+    std::fprintf(stderr, "soak: %s\n", std::string(s.status().message()).c_str());
+    return bench::kSoftwareExit;
   }
   // Flat: compare the last window with the second (the first includes start-up).
   bool flat = sink.counts.size() >= 2;
