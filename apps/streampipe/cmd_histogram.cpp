@@ -256,6 +256,13 @@ int RunHistogram(const std::vector<std::string>& args) {
                 "--verify: checks the GPU's histograms against the CPU's; with --device=cpu "
                 "there is nothing to check");
   }
+  for (const char* gpu_only : {"kernel", "streams"}) {
+    if (device == "cpu" && fs.WasSet(gpu_only)) {
+      return Fail(kCommand, kExitUsage,
+                  absl::StrCat("--", gpu_only, ": chooses how the GPU's batches run; --device=cpu "
+                               "runs none (the CPU counts each frame in one pass)"));
+    }
+  }
   absl::StatusOr<video::HistogramFormat> out_format = video::ParseHistogramFormat(format_name);
   if (!out_format.ok()) return Fail(kCommand, kExitUsage, out_format.status());
   absl::StatusOr<HistogramKernel> kernel = ParseHistogramKernel(kernel_name);

@@ -591,6 +591,42 @@ std::vector<std::string> OrdersFor(const Settings& s, bool all_by_default) {
   return {"depth-first"};
 }
 
+// The directories Make created (the path and its missing ancestors), removed again at
+// destruction, deepest first, where they are still empty: a sweep refused after its outputs are
+// checked (no GPU, a bad profile) leaves no --trace-dir behind; one that wrote its traces keeps
+// them. Declared before the files it holds, so that their staged files go first.
+class MadeDirectories {
+ public:
+  MadeDirectories() = default;
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories() {
+    std::error_code ec;  // a directory that holds a file stays: remove() does not empty one
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) std::filesystem::remove(*it, ec);
+  }
+
+  // create_directories(dir), remembering which of the directories it made.
+  std::error_code Make(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> missing;  // deepest first
+    std::error_code ec;
+    std::filesystem::path p = dir.lexically_normal();
+    if (!p.has_filename()) p = p.parent_path();  // "traces/" -> "traces"
+    for (; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) {
+      missing.push_back(p);
+      if (p == p.parent_path()) break;
+    }
+    std::filesystem::create_directories(dir, ec);
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      std::error_code is_dir_ec;
+      if (std::filesystem::is_directory(*it, is_dir_ec)) made_.push_back(*it);
+    }
+    return ec;
+  }
+
+ private:
+  std::vector<std::filesystem::path> made_;  // shallowest first
+};
+
 // --summary's file, opened before the work so that a bad path fails at once; none where the
 // flag is not given. `name` is what messages call it (the flag, or --config's key).
 absl::StatusOr<std::optional<StagedFile>> OpenSummary(const std::string& summary_path,
@@ -654,11 +690,12 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
                 absl::StrCat("--from: '", csv_path,
                              "' is gzip-compressed; zcat it to a file first"));
   }
-  absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(csv);
+  std::vector<int> lines;  // each point's line, for Summarize's messages
+  absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(csv, &lines);
   if (!points.ok()) {
     return Fail(kCommand, kExitDataErr, AnnotateStatus(points.status(), csv_path));
   }
-  absl::StatusOr<SweepSummary> sum = Summarize(*points);
+  absl::StatusOr<SweepSummary> sum = Summarize(*points, &lines);
   if (!sum.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(sum.status(), csv_path));
   return ReportSummary(*sum, *summary_file);
 }
@@ -967,10 +1004,10 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path, summary_flag);
   if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
+  MadeDirectories made_dirs;  // before trace_files: removed after them where left empty
   std::vector<StagedFile> trace_files;
   if (!trace_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(trace_dir, ec);
+    std::error_code ec = made_dirs.Make(trace_dir);
     if (ec || !std::filesystem::is_directory(trace_dir, ec)) {
       return Fail(kCommand, kExitIoErr,
                   absl::StrCat(trace_dir_flag, ": cannot create the directory '", trace_dir, "'",

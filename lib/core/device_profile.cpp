@@ -13,8 +13,14 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
   static const TomlSchema<DeviceProfile>* schema = [] {
     auto* s = new TomlSchema<DeviceProfile>();
     using P = DeviceProfile;
-    s->String("device.name", [](P& p) -> std::string& { return p.traits.name; }, {},
-              "cudaDeviceProp::name; the profile applies to this device only");
+    s->String(
+        "device.name", [](P& p) -> std::string& { return p.traits.name; }, "a non-empty name",
+        [](std::string_view v) {
+          return v.empty() ? absl::InvalidArgumentError(
+                                 "it is empty; the profile names the device it was measured on")
+                           : absl::OkStatus();
+        },
+        "cudaDeviceProp::name; the profile applies to this device only");
     s->Int("device.driver_version", [](P& p) -> int& { return p.driver_version; }, 0, 1e9,
            "cudaDriverGetVersion at calibration; the profile applies to this driver only");
     s->Int("device.runtime_version", [](P& p) -> int& { return p.runtime_version; }, 0, 1e9,

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -181,7 +182,17 @@ absl::Status ExpandList(std::string_view spec, std::vector<double>* values,
   return absl::OkStatus();
 }
 
-// ---- CSV ----
+// ---- CSV (reading) ----
+
+// A value read from a file, as a message shows it: bytes that are not printable ASCII escaped
+// (\x1f, \n), and at most kShownBytes of it, so that a binary file names its bad value without
+// writing raw bytes or a megabyte-long line to the terminal.
+constexpr std::size_t kShownBytes = 64;
+std::string Shown(absl::string_view value) {
+  if (value.size() <= kShownBytes) return absl::CHexEscape(value);
+  return absl::StrCat(absl::CHexEscape(value.substr(0, kShownBytes)), "... (", value.size(),
+                      " bytes)");
+}
 
 std::vector<absl::string_view> SplitFields(absl::string_view line) {
   std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
@@ -227,9 +238,11 @@ class RowReader {
     for (absl::string_view token : absl::StrSplit(fields_[i], ' ', absl::SkipEmpty())) {
       const absl::string_view key = token.substr(0, token.find('='));
       if (key.empty() || key.size() == token.size()) {
-        return Error(i, absl::StrCat("has '", token, "', not key=value"));
+        return Error(i, absl::StrCat("has '", Shown(token), "', not key=value"));
       }
-      if (!keys.insert(key).second) return Error(i, absl::StrCat("names '", key, "' twice"));
+      if (!keys.insert(key).second) {
+        return Error(i, absl::StrCat("names '", Shown(key), "' twice"));
+      }
     }
     *out = std::string(fields_[i]);
     return absl::OkStatus();
@@ -245,7 +258,7 @@ class RowReader {
  private:
   absl::Status Error(std::size_t i, absl::string_view why) const {
     return absl::InvalidArgumentError(absl::StrCat("line ", line_, ", column ", i + 1, " '",
-                                                   columns_[i], "': value '", fields_[i], "' ",
+                                                   columns_[i], "': value '", Shown(fields_[i]), "' ",
                                                    why));
   }
 
@@ -262,7 +275,7 @@ absl::Status CheckHeader(const std::vector<absl::string_view>& found,
     if (found[i] != expected[i]) {
       return absl::InvalidArgumentError(absl::StrCat("header (line ", line, ") column ", i + 1,
                                                      ": expected '", expected[i], "', found '",
-                                                     found[i], "'"));
+                                                     Shown(found[i]), "'"));
     }
   }
   if (found.size() < expected.size()) {
@@ -273,7 +286,7 @@ absl::Status CheckHeader(const std::vector<absl::string_view>& found,
   if (found.size() > expected.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "header (line ", line, ") has ", found.size(), " columns, expected ", expected.size(),
-        ": unexpected column ", common + 1, " '", found[common], "'"));
+        ": unexpected column ", common + 1, " '", Shown(found[common]), "'"));
   }
   return absl::OkStatus();
 }
@@ -619,7 +632,9 @@ absl::StatusOr<std::set<SweepConfigKey>> KeptConfigurations(const std::vector<Sw
   return kept;
 }
 
-absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
+absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text,
+                                                      std::vector<int>* lines) {
+  if (lines != nullptr) lines->clear();
   std::vector<std::string> columns = SweepCsvColumns();
   std::vector<SweepPoint> points;
   bool have_header = false;
@@ -648,6 +663,7 @@ absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text) {
     absl::StatusOr<SweepPoint> p = ParseRow(fields, columns, line_no);
     if (!p.ok()) return p.status();
     points.push_back(*std::move(p));
+    if (lines != nullptr) lines->push_back(line_no);
   }
   if (!have_header) return absl::InvalidArgumentError("empty sweep CSV: no header line");
   return points;
@@ -747,14 +763,27 @@ absl::StatusOr<std::vector<std::string>> ParseNameList(std::string_view spec,
 
 // ---- summary ----
 
-absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
+absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
+                                       const std::vector<int>* lines) {
   if (points.empty()) return absl::InvalidArgumentError("no sweep points to summarize");
+  if (lines != nullptr && lines->size() != points.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("Summarize: ", lines->size(),
+                                                   " line numbers for ", points.size(), " points"));
+  }
+  // points[idx] in a message: its line in the CSV it came from where known, else its n.
+  const auto row = [&](std::size_t idx) {
+    return lines != nullptr
+               ? absl::StrCat("line ", (*lines)[idx], " (streams=", points[idx].streams, ")")
+               : absl::StrCat("the row streams=", points[idx].streams);
+  };
   std::vector<Config> configs;
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const SweepPoint& p = points[i];
     const std::string where =
-        absl::StrCat("points[", i, "] (", ConfigName(p), " streams=", p.streams, ")");
+        lines != nullptr
+            ? absl::StrCat("line ", (*lines)[i], " (", ConfigName(p), " streams=", p.streams, ")")
+            : absl::StrCat("points[", i, "] (", ConfigName(p), " streams=", p.streams, ")");
     if (!std::isfinite(p.median_ms) || p.median_ms <= 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": median_ms must be finite and > 0, got ",
@@ -786,20 +815,20 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       if (p.chosen[m] != first.chosen[m]) {
         return absl::InvalidArgumentError(absl::StrCat(
             "configuration ", ConfigName(p), ": ", ModelColumn("chosen_", kAllModelKinds[m]),
-            " is ", first.chosen[m], " on the row streams=", first.streams, " but ", p.chosen[m],
-            " on the row streams=", p.streams));
+            " is ", first.chosen[m], " on ", row(c.first), " but ", p.chosen[m],
+            " on ", row(i)));
       }
     }
     if (p.adaptive_n != first.adaptive_n) {
       return absl::InvalidArgumentError(
           absl::StrCat("configuration ", ConfigName(p), ": chosen_adaptive is ", first.adaptive_n,
-                       " on the row streams=", first.streams, " but ", p.adaptive_n,
-                       " on the row streams=", p.streams));
+                       " on ", row(c.first), " but ", p.adaptive_n,
+                       " on ", row(i)));
     }
     if (p.adaptive_runs < 0) {
       return absl::InvalidArgumentError(absl::StrCat("configuration ", ConfigName(p),
                                                      ": adaptive_runs is ", p.adaptive_runs,
-                                                     " on the row streams=", p.streams,
+                                                     " on ", row(i),
                                                      "; it counts runs, >= 0"));
     }
     // One adaptive run per configuration: its count and deviation are the same on every row
@@ -811,19 +840,19 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
       return absl::InvalidArgumentError(absl::StrCat(
           "configuration ", ConfigName(p), ": adaptive_runs / adaptive_deviation are ",
           first.adaptive_runs, " / ", FormatDouble(first.adaptive_deviation),
-          " on the row streams=", first.streams, " but ", p.adaptive_runs, " / ",
-          FormatDouble(p.adaptive_deviation), " on the row streams=", p.streams));
+          " on ", row(c.first), " but ", p.adaptive_runs, " / ",
+          FormatDouble(p.adaptive_deviation), " on ", row(i)));
     }
     if (p.adaptive_batches < 0 || p.adaptive_calibrated < -1 || p.adaptive_calibrated > 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "configuration ", ConfigName(p), ": adaptive_batches / adaptive_calibrated are ",
-          p.adaptive_batches, " / ", p.adaptive_calibrated, " on the row streams=", p.streams,
+          p.adaptive_batches, " / ", p.adaptive_calibrated, " on ", row(i),
           "; batches are counted (>= 0) and the calibration is 1, 0 or -1 (not recorded)"));
     }
     if (p.adaptive_calibrated >= 0 && (p.adaptive_batches < 1 || p.adaptive_runs < 1)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "configuration ", ConfigName(p), ": adaptive_calibrated is ", p.adaptive_calibrated,
-          " on the row streams=", p.streams, " with adaptive_batches ", p.adaptive_batches,
+          " on ", row(i), " with adaptive_batches ", p.adaptive_batches,
           " and adaptive_runs ", p.adaptive_runs,
           "; a recorded calibration needs a kept run of at least one batch"));
     }
@@ -833,7 +862,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points) {
           "configuration ", ConfigName(p), ": adaptive_batches / adaptive_calibrated are ",
           first.adaptive_batches, " / ", first.adaptive_calibrated, " on the row streams=",
           first.streams, " but ", p.adaptive_batches, " / ", p.adaptive_calibrated,
-          " on the row streams=", p.streams));
+          " on ", row(i)));
     }
   }
   for (Config& c : configs) {

@@ -168,6 +168,24 @@ TEST(AdviseCliTest, CalibrateWithoutAGpuIsUnavailable) {
   EXPECT_EQ(r.exit_code, 69) << r.err;
   EXPECT_EQ(streampipe::testing::ReadFile(csv), "an earlier sweep\n");
   EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+  // A --trace-dir the sweep had to create is gone again, its missing parents with it; one that
+  // was there stays, with what it held.
+  const std::string made = ::testing::TempDir() + "/streampipe_no_gpu_traces";
+  std::filesystem::remove_all(made);
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made + "/deeper/");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(made)) << "left behind: " << made;
+  std::filesystem::create_directories(made);
+  std::ofstream(made + "/kept.txt") << "kept\n";
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made + "/deeper");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_EQ(streampipe::testing::ReadFile(made + "/kept.txt"), "kept\n");
+  EXPECT_FALSE(std::filesystem::exists(made + "/deeper"));
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made);
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_TRUE(std::filesystem::is_directory(made));
+  EXPECT_FALSE(std::filesystem::exists(made + "/trace_depth-first.json.partial"));
+  std::filesystem::remove_all(made);
   std::remove(csv.c_str());
 }
 
@@ -309,14 +327,16 @@ TEST(AdviseCliTest, SweepKeepsAnEarlierAdaptiveTraceAndNamesEachTraceOnce) {
   EXPECT_EQ(streampipe::testing::ReadFile(trace), earlier);
   std::filesystem::remove(dir + "/sweep.csv.partial");
   // Refused after the traces were opened (an adaptive trace that cannot be written): the
-  // repeated mode opened each trace once, and the files opened are gone again.
+  // repeated mode opened each trace once, and the files opened are gone again, and with them
+  // the directory the sweep made for them.
   r = RunCommand(kBin + " sweep --issue=streams,graph,streams --output=" + dir +
                  "/sweep.csv --trace-dir=" + dir + "/traces --adaptive-trace=/nonexistent-dir/a.csv");
   EXPECT_EQ(r.exit_code, 74) << r.err;
   EXPECT_NE(r.err.find("--adaptive-trace: cannot write '/nonexistent-dir/a.csv'"),
             std::string::npos)
       << r.err;
-  EXPECT_TRUE(std::filesystem::is_empty(dir + "/traces"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/traces"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir));  // there before: stays
   std::filesystem::remove_all(dir);
 }
 

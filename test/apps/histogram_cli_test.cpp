@@ -135,6 +135,17 @@ TEST(HistogramCliTest, BadInputHasItsExitCodeAndKeepsTheFramesBefore) {
       RunCommand(kBin + " histogram --device=cpu --detector.threshold=-1 " + Tmp("two.y4m"));
   EXPECT_EQ(bad_cfg.exit_code, 64);
   EXPECT_NE(bad_cfg.err.find("--detector.threshold=-1"), std::string::npos);
+  // Flags about the GPU's batches are refused on the CPU, not dropped (before: exit 0).
+  for (const char* flag : {"--kernel=global", "--streams=8", "--streams=0"}) {
+    CommandResult gpu_only =
+        RunCommand(kBin + " histogram --device=cpu --quiet " + flag + " " + Tmp("two.y4m"));
+    EXPECT_EQ(gpu_only.exit_code, 64) << flag << ": " << gpu_only.err;
+    EXPECT_NE(gpu_only.err.find(std::string(flag).substr(0, std::string(flag).find('=')) +
+                                ": chooses how the GPU's batches run; --device=cpu runs none"),
+              std::string::npos)
+        << gpu_only.err;
+    EXPECT_TRUE(gpu_only.out.empty()) << gpu_only.out;
+  }
 }
 
 TEST(HistogramCliTest, WritingToAFullDiskIsAnIoError) {

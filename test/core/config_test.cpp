@@ -6,6 +6,7 @@
 #include <fstream>
 #include <variant>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "streampipe/core/device_profile.hpp"
@@ -317,7 +318,19 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
   EXPECT_EQ(other.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(other.message().find("run streampipe calibrate again"), std::string::npos);
   EXPECT_FALSE(CheckProfileMatches(*back, p.traits.name, 12080).ok());
-  EXPECT_FALSE(ParseDeviceProfile("[h2d]\nlatency_ms = 0.1\n", "p.toml").ok());  // no name
+  absl::StatusOr<DeviceProfile> none = ParseDeviceProfile("[h2d]\nlatency_ms = 0.1\n", "p.toml");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().message(), "p.toml: key 'device.name' is missing");
+  // An empty name is there, and wrong: named with its line, not reported as missing.
+  absl::StatusOr<DeviceProfile> empty =
+      ParseDeviceProfile("# a profile\n[device]\nname = \"\"\n", "p.toml");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(empty.status().message()),
+              ::testing::AllOf(::testing::HasSubstr("p.toml:3: key 'device.name'"),
+                               ::testing::HasSubstr("it is empty"),
+                               ::testing::Not(::testing::HasSubstr("missing"))))
+      << empty.status();
 }
 
 // `streampipe sweep` records the profile's fingerprint in its rows' settings, and --resume

@@ -466,6 +466,28 @@ TEST(SweepCsvTest, WrongFieldCountNamesTheLine) {
                                              " fields, expected " + std::to_string(n)));
 }
 
+// A value from a binary or mangled file is shown escaped and cut short: no raw byte, no
+// megabyte-long line reaches the terminal through a message.
+TEST(SweepCsvTest, AValueShownInAMessageIsEscapedAndCutShort) {
+  std::string header = SweepCsvHeader();
+  header.replace(header.find("median_ms"), 9, "med\x1b[2J\xff");
+  absl::StatusOr<std::vector<SweepPoint>> r = ParseSweepCsv(header);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("found 'med\\x1b[2J\\xff'"));
+  EXPECT_EQ(Message(r.status()).find('\x1b'), std::string::npos) << Message(r.status());
+
+  std::string row = SweepCsvRow(Point(10, 2, 3.5));
+  const std::size_t at = row.find("3.5");
+  ASSERT_NE(at, std::string::npos);
+  row.replace(at, 3, "\x01" + std::string(100000, 'z'));
+  r = ParseSweepCsv(SweepCsvHeader() + row);
+  ASSERT_FALSE(r.ok());
+  const std::string m = Message(r.status());
+  EXPECT_THAT(m, HasSubstr("line 2, column 8 'median_ms': value '\\x01zzz"));
+  EXPECT_THAT(m, HasSubstr("... (100001 bytes)' is not a number"));
+  EXPECT_LT(m.size(), 300u) << m;
+}
+
 // Replaces field `column` (0-based) of a row.
 std::string WithField(std::string row, std::size_t column, const std::string& value) {
   std::vector<std::string> f;
@@ -869,6 +891,34 @@ TEST(SweepSummaryTest, ConfigurationsDifferInEveryKeyField) {
   }
   // Equal keys with the same n: one configuration with a duplicate.
   EXPECT_FALSE(Summarize({base, base}).ok());
+}
+
+// From a CSV, a point's bad value is named by the line it is on (blank lines and the header
+// counted), as a malformed field is; in memory, by its index.
+TEST(SweepCsvTest, SummarizeNamesTheLineOfAPointFromACsv) {
+  std::vector<SweepPoint> pts = HandSweep();
+  std::string csv = SweepCsvHeader() + "\n";  // a blank line 2
+  for (const SweepPoint& p : pts) csv += SweepCsvRow(p);
+  std::vector<int> lines;
+  absl::StatusOr<std::vector<SweepPoint>> back = ParseSweepCsv(csv, &lines);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(lines.size(), pts.size());
+  EXPECT_EQ(lines.front(), 3);
+  EXPECT_EQ(lines.back(), static_cast<int>(pts.size()) + 2);
+  (*back)[5].median_ms = 0.0;
+  absl::StatusOr<SweepSummary> s = Summarize(*back, &lines);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("line 8 (add-scalar/symmetric"));
+  EXPECT_THAT(Message(s.status()), HasSubstr("median_ms must be finite and > 0"));
+  EXPECT_THAT(Message(s.status()), Not(HasSubstr("points[")));
+  (*back)[5].median_ms = pts[5].median_ms;
+  (*back)[3].chosen[kCurrent] = 8;  // B n=2 disagrees with B n=1
+  s = Summarize(*back, &lines);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()),
+              HasSubstr("chosen_current is 16 on line 4 (streams=1) but 8 on line 6 (streams=2)"));
+  std::vector<int> short_lines(2, 1);
+  EXPECT_FALSE(Summarize(pts, &short_lines).ok());
 }
 
 TEST(SweepSummaryTest, Errors) {

@@ -205,8 +205,10 @@ std::string SweepCsvRow(const SweepPoint& point);
 // InvalidArgument: empty text (no header); a header that differs from SweepCsvColumns (names
 // the first differing column: expected vs found); a row with the wrong number of fields (names
 // the line and the counts); a field that is not a number / an integer (names the line, the
-// column and the value).
-absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text);
+// column and the value, escaped and cut at 64 bytes). Where `lines` is given it receives each
+// point's line (1-based), for Summarize to name.
+absl::StatusOr<std::vector<SweepPoint>> ParseSweepCsv(std::string_view text,
+                                                      std::vector<int>* lines = nullptr);
 
 // What makes a sweep point's configuration: every field but n and what was measured.
 struct SweepConfigKey {
@@ -410,8 +412,10 @@ struct SweepSummary {
 // adaptive_n, adaptive_runs, adaptive_deviation, adaptive_batches or adaptive_calibrated (names
 // the configuration, the column and the two values); a negative adaptive_runs or
 // adaptive_batches; an adaptive_calibrated other than -1, 0 or 1, or recorded (0 or 1) with
-// adaptive_batches or adaptive_runs below 1.
-absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points);
+// adaptive_batches or adaptive_runs below 1. A point is named by its index and n, or, where
+// `lines` (ParseSweepCsv's, one per point) is given, by its line in the CSV.
+absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
+                                       const std::vector<int>* lines = nullptr);
 
 // The tables (accuracy, accuracy per grid where there are several, choice of n, speed-ups,
 // repeatability, and the device's time where some point was held), then the settings the rows
