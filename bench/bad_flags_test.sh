@@ -58,11 +58,12 @@ expect 64 "unknown argument 'sizez'" "$h" sizez
 expect 0 "no CUDA device" "$h" s44 --frames=64 --cont-batches=1 --kernel=shared-atomic
 s="$dir/soak"
 expect 64 "--frames: '10'" "$s" --frames=10
+expect 64 "--frames: '191'" "$s" --frames=191
 expect 64 "--width: '0'" "$s" --width=0
 expect 64 "--height: '99999'" "$s" --height=99999
 expect 64 "--remeasure-every: '-1'" "$s" --remeasure-every=-1
 expect 64 "unknown argument '--frame=5'" "$s" --frame=5
-expect 0 "no CUDA device" "$s" --frames=64 --width=16 --height=16 --remeasure-every=0
+expect 0 "no CUDA device" "$s" --frames=192 --width=16 --height=16 --remeasure-every=0
 i="$dir/instance_spread"
 expect 64 "--size-mib: '5000'" "$i" --size-mib=5000
 expect 64 "--streams: 'x'" "$i" --streams=1,x

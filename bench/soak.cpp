@@ -161,8 +161,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
     absl::Status st;
-    if (auto v = bench::FlagValue(arg, "--frames=")) {  // at least one batch
-      st = bench::ParseIntFlag<std::int64_t>("--frames", *v, kBatch, std::int64_t{1} << 40,
+    if (auto v = bench::FlagValue(arg, "--frames=")) {  // three windows of a batch at least
+      st = bench::ParseIntFlag<std::int64_t>("--frames", *v, 3 * kBatch, std::int64_t{1} << 40,
                                              &frames);
     } else if (auto v = bench::FlagValue(arg, "--width=")) {
       st = bench::ParseIntFlag("--width", *v, 1, 16384, &width);
@@ -208,7 +208,12 @@ int main(int argc, char** argv) {
   }
   const std::int64_t batches = frames / kBatch;
   MarkedFrames src(f, batches, &*p, every / kBatch);
-  CheckingSink sink(src, 100'032);  // a multiple of 64 frames
+  // Windows of 100,032 frames (a multiple of the batch), or of a third of a shorter run, so that
+  // there are three at least: the first holds the start-up, the last is compared with the
+  // second (before, a run shorter than two windows was reported as CHANGED, exit 1).
+  const std::int64_t window =
+      std::min<std::int64_t>(100'032, std::max<std::int64_t>(kBatch, frames / 3 / kBatch * kBatch));
+  CheckingSink sink(src, window);
   const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
