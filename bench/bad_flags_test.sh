@@ -58,12 +58,12 @@ expect 64 "unknown argument 'sizez'" "$h" sizez
 expect 0 "no CUDA device" "$h" s44 --frames=64 --cont-batches=1 --kernel=shared-atomic
 s="$dir/soak"
 expect 64 "--frames: '10'" "$s" --frames=10
-expect 64 "--frames: '191'" "$s" --frames=191
+expect 64 "--frames: '12287'" "$s" --frames=12287
 expect 64 "--width: '0'" "$s" --width=0
 expect 64 "--height: '99999'" "$s" --height=99999
 expect 64 "--remeasure-every: '-1'" "$s" --remeasure-every=-1
 expect 64 "unknown argument '--frame=5'" "$s" --frame=5
-expect 0 "no CUDA device" "$s" --frames=192 --width=16 --height=16 --remeasure-every=0
+expect 0 "no CUDA device" "$s" --frames=12288 --width=16 --height=16 --remeasure-every=0
 i="$dir/instance_spread"
 expect 64 "--size-mib: '5000'" "$i" --size-mib=5000
 expect 64 "--streams: 'x'" "$i" --streams=1,x
@@ -76,6 +76,7 @@ expect 64 "--streams: '0'" "$l" --streams=4,0
 expect 0 "inline_ladder: no CUDA device" "$l" --streams=4 --reps=1
 expect 0 "issue_cost: no CUDA device" "$dir/issue_cost" --rounds=1 --calls=1
 expect 64 "--launches" "$dir/histogram_shapes" --launches=0
+expect 0 "histogram_shapes: no CUDA device" "$dir/histogram_shapes" --launches=3
 expect 64 "bad flag --calls=2000" "$dir/issue_cost" --calls=2000
 expect 64 "--seeds" "$dir/controller_replay" --seeds=0 x.csv
 expect 64 "--revisit-batches" "$dir/controller_replay" --revisit-batches=0 x.csv
@@ -88,6 +89,8 @@ expect 64 "usage: trace_replay" "$dir/trace_replay" a b
 expect 64 "--hand-join takes after or interleaved, not 'before'" "$dir/pipeline_bench" \
   --hand-join=before
 expect 64 "unrecognized command-line flag: --bogus" "$dir/pipeline_bench" --bogus
+expect 0 "pipeline_bench: no CUDA device" "$dir/pipeline_bench" --benchmark_filter=BM_Paired/1/1 \
+  --hand-join=after
 if [ -n "$matmul" ]; then
   expect 64 "not '12x'" "$matmul" 12x
   expect 64 "not '0'" "$matmul" 0

@@ -198,7 +198,8 @@ int main(int argc, char** argv) {
     }
   }
   if (streampipe::CudaDeviceCount() == 0) {
-    std::printf("histogram_shapes: no CUDA device (%s)\n", streampipe::NoDeviceReason().c_str());
+    std::fprintf(stderr, "histogram_shapes: no CUDA device (%s)\n",
+                 streampipe::NoDeviceReason().c_str());
     return 0;
   }
   return streampipe::Run(launches);

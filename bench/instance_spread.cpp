@@ -288,12 +288,12 @@ int Main(int argc, char** argv) {
     if (std::fclose(batches) != 0 || failed) {
       std::fprintf(stderr, "instance_spread: --batches: writing '%s' failed\n",
                    args->batches.c_str());
-      return 74;
+      return bench::kOutputExit;
     }
   }
   if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
     std::fprintf(stderr, "instance_spread: writing the CSV to stdout failed\n");
-    return 74;
+    return bench::kOutputExit;
   }
   return 0;
 }

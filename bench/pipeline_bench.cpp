@@ -44,6 +44,7 @@ constexpr int kBatches = 61;
 
 struct Shared {
   bool ok = false;
+  std::string failure;  // why Init failed (the calibration, an allocation); main exits 70
   DeviceTraits traits;
   PinnedBuffer<float> in, out;
   std::vector<float> ref;
@@ -58,21 +59,31 @@ Shared& S() {
   return *s;
 }
 
+// A benchmark that failed (a CUDA error, a result that differs from the CPU's): skipped with the
+// message, and the first such failure kept for main to exit 70 with.
+void Fail(benchmark::State& state, const absl::Status& st) {
+  if (S().failure.empty()) S().failure = std::string(st.message());
+  state.SkipWithError(std::string(st.message()).c_str());
+}
+
+// Once: the calibration and the pinned buffers. A failure is kept, printed once, and every
+// benchmark skips with it; main then exits 70. (main has checked for a device.)
 bool Init() {
   Shared& s = S();
   if (s.ok) return true;
-  if (CudaDeviceCount() == 0) {
-    std::cerr << "pipeline_bench: no CUDA device (" << NoDeviceReason() << "); nothing to run\n";
-    return false;
-  }
+  if (!s.failure.empty()) return false;
   absl::StatusOr<Calibration> cal = Calibrate({});
-  if (!cal.ok()) {
-    std::cerr << "calibration failed: " << cal.status() << "\n";
+  absl::StatusOr<PinnedBuffer<float>> in = PinnedBuffer<float>::Create(kItems);
+  absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(kItems);
+  const absl::Status st = !cal.ok() ? cal.status() : !in.ok() ? in.status() : out.status();
+  if (!st.ok()) {
+    s.failure = absl::StrCat(!cal.ok() ? "calibration failed: " : "", st.message());
+    std::cerr << "pipeline_bench: " << s.failure << "\n";
     return false;
   }
   s.traits = cal->profile.traits;
-  s.in = *PinnedBuffer<float>::Create(kItems);
-  s.out = *PinnedBuffer<float>::Create(kItems);
+  s.in = *std::move(in);
+  s.out = *std::move(out);
   for (std::int64_t i = 0; i < kItems; ++i) s.in.data()[i] = static_cast<float>(i % 1000);
   s.ok = true;
   return true;
@@ -183,7 +194,7 @@ StreamPipeline& SharedPipeline() {
 
 void BM_Paired(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError("no CUDA device");
+    state.SkipWithError(S().failure.c_str());
     return;
   }
   g_iters = static_cast<int>(state.range(0));
@@ -205,7 +216,7 @@ void BM_Paired(benchmark::State& state) {
     h->Batch(S().in.data(), S().out.data(), g_iters, n, &issue_us);
     double ms = 0.0;
     if (absl::Status st = run_pipeline(&ms, &issue_us); !st.ok()) {
-      state.SkipWithError(std::string(st.message()).c_str());
+      Fail(state, st);
       return;
     }
   }
@@ -220,7 +231,7 @@ void BM_Paired(benchmark::State& state) {
       if ((order == 0) == hand_first) {
         th = h->Batch(S().in.data(), S().out.data(), g_iters, n, &ih);
       } else if (absl::Status st = run_pipeline(&tp, &ip); !st.ok()) {
-        state.SkipWithError(std::string(st.message()).c_str());
+        Fail(state, st);
         return;
       }
     }
@@ -254,7 +265,7 @@ void BM_Paired(benchmark::State& state) {
 // Automatic mode: a fresh pipeline measures one batch, chooses n; then batches are timed.
 void BM_Automatic(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError("no CUDA device");
+    state.SkipWithError(S().failure.c_str());
     return;
   }
   const int iters = static_cast<int>(state.range(0));
@@ -263,7 +274,7 @@ void BM_Automatic(benchmark::State& state) {
   o.adaptive.candidates.powers_of_two = true;
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   if (!p.ok()) {
-    state.SkipWithError(std::string(p.status().message()).c_str());
+    Fail(state, p.status());
     return;
   }
   const HostBatch batch{S().in.data(), S().out.data(), kItems};
@@ -272,7 +283,7 @@ void BM_Automatic(benchmark::State& state) {
   for (auto _ : state) {
     absl::StatusOr<BatchStats> st = p->Run(batch);
     if (!st.ok()) {
-      state.SkipWithError(std::string(st.status().message()).c_str());
+      Fail(state, st.status());
       return;
     }
     state.SetIterationTime(st->elapsed_ms / 1e3);
@@ -288,7 +299,7 @@ void BM_Automatic(benchmark::State& state) {
 // chunk, overlapping the host copies with the DMA of earlier chunks.
 void BM_PipelinePageable(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError("no CUDA device");
+    state.SkipWithError(S().failure.c_str());
     return;
   }
   const int n = static_cast<int>(state.range(0));
@@ -297,7 +308,7 @@ void BM_PipelinePageable(benchmark::State& state) {
   const PipelineOptions o = AddScalarPipeline(kItems, 1);
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   if (!p.ok()) {
-    state.SkipWithError(std::string(p.status().message()).c_str());
+    Fail(state, p.status());
     return;
   }
   const HostBatch batch{in->data(), out->data(), kItems};
@@ -309,7 +320,7 @@ void BM_PipelinePageable(benchmark::State& state) {
     absl::StatusOr<BatchStats> st = p->Run(batch, n);
     const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!st.ok()) {
-      state.SkipWithError(std::string(st.status().message()).c_str());
+      Fail(state, st.status());
       return;
     }
     state.SetIterationTime(t / 1e3);
@@ -326,7 +337,7 @@ BENCHMARK(BM_PipelinePageable)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->UseManualTime(
 // n = 32. Issue times are host wall time: on a shared host they swing (run 39: 0.36 / 0.37).
 void BM_IssueMode(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError("no CUDA device");
+    state.SkipWithError(S().failure.c_str());
     return;
   }
   const IssueMode mode = state.range(0) == 0 ? IssueMode::kStreams : IssueMode::kGraph;
@@ -336,7 +347,7 @@ void BM_IssueMode(benchmark::State& state) {
   o.issue = mode;
   absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
   if (!p.ok()) {
-    state.SkipWithError(std::string(p.status().message()).c_str());
+    Fail(state, p.status());
     return;
   }
   const HostBatch batch{S().in.data(), S().out.data(), kTiny};
@@ -345,7 +356,7 @@ void BM_IssueMode(benchmark::State& state) {
   for (auto _ : state) {
     absl::StatusOr<BatchStats> st = p->Run(batch, n);
     if (!st.ok()) {
-      state.SkipWithError(std::string(st.status().message()).c_str());
+      Fail(state, st.status());
       return;
     }
     state.SetIterationTime(st->elapsed_ms / 1e3);
@@ -366,7 +377,7 @@ BENCHMARK(BM_IssueMode)
 // What a user gets without the pipeline: cudaMemcpyAsync straight from pageable memory.
 void BM_DirectPageable(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError("no CUDA device");
+    state.SkipWithError(S().failure.c_str());
     return;
   }
   static std::vector<float>* in = new std::vector<float>(S().in.data(), S().in.data() + kItems);
@@ -409,9 +420,10 @@ BENCHMARK(BM_Automatic)
     ->Iterations(kBatches)
     ->Unit(benchmark::kMillisecond);
 
-void PrintSummary(const std::string& csv_path) {
+// The tables on stdout, and the CSV at `csv_path` where given; false where it cannot be written.
+bool PrintSummary(const std::string& csv_path) {
   Shared& s = S();
-  if (s.medians.empty()) return;
+  if (s.medians.empty()) return true;
   auto get = [&](const char* impl, int it, int n) {
     auto f = s.medians.find({impl, it, n});
     return f == s.medians.end() ? 0.0 : f->second;
@@ -477,8 +489,15 @@ void PrintSummary(const std::string& csv_path) {
   }
   std::cout << table;
   if (!csv_path.empty()) {
-    std::ofstream(csv_path) << csv;
+    std::ofstream f(csv_path);
+    f << csv;
+    f.close();
+    if (!f) {
+      std::cerr << "pipeline_bench: --csv: writing '" << csv_path << "' failed\n";
+      return false;
+    }
   }
+  return true;
 }
 
 }  // namespace
@@ -506,8 +525,17 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
   // What Benchmark did not take is a flag nobody reads: refuse it (the library prints it).
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 64;
+  if (streampipe::CudaDeviceCount() == 0) {
+    std::cerr << "pipeline_bench: no CUDA device (" << streampipe::NoDeviceReason()
+              << "); nothing to run\n";
+    benchmark::Shutdown();
+    return 0;
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  streampipe::PrintSummary(csv);
-  return 0;
+  if (!streampipe::S().failure.empty()) {  // EX_SOFTWARE, as the CLI
+    std::cerr << "pipeline_bench: " << streampipe::S().failure << "\n";
+    return 70;
+  }
+  return streampipe::PrintSummary(csv) ? 0 : 74;    // EX_IOERR
 }

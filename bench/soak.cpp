@@ -2,7 +2,8 @@
 // re-derivations, checking that host memory (RSS), device memory (free), live resource counts
 // and throughput stay flat and that every histogram is exact.
 //
-//   soak [--frames=1000000] [--width=704] [--height=576] [--remeasure-every=20000]
+//   soak [--frames=1000000 (at least 12288)] [--width=704] [--height=576]
+//        [--remeasure-every=20000]
 //
 // Frames come from the pipeline's pinned ring, each ring buffer filled once with synthetic
 // frames and their histograms precomputed; at every fill the source rewrites one marker row of
@@ -55,6 +56,7 @@ std::size_t DeviceFreeMib() {
 }
 
 constexpr std::int64_t kBatch = 64;
+constexpr std::int64_t kMinWindow = 64 * kBatch;  // --frames: three of them at least
 
 // Fills each ring buffer once; then flips a marker row per frame between two variants.
 class MarkedFrames : public BatchSource {
@@ -161,8 +163,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
     absl::Status st;
-    if (auto v = bench::FlagValue(arg, "--frames=")) {  // three windows of a batch at least
-      st = bench::ParseIntFlag<std::int64_t>("--frames", *v, 3 * kBatch, std::int64_t{1} << 40,
+    if (auto v = bench::FlagValue(arg, "--frames=")) {  // three windows at least
+      st = bench::ParseIntFlag<std::int64_t>("--frames", *v, 3 * kMinWindow, std::int64_t{1} << 40,
                                              &frames);
     } else if (auto v = bench::FlagValue(arg, "--width=")) {
       st = bench::ParseIntFlag("--width", *v, 1, 16384, &width);
@@ -210,9 +212,10 @@ int main(int argc, char** argv) {
   MarkedFrames src(f, batches, &*p, every / kBatch);
   // Windows of 100,032 frames (a multiple of the batch), or of a third of a shorter run, so that
   // there are three at least: the first holds the start-up, the last is compared with the
-  // second (before, a run shorter than two windows was reported as CHANGED, exit 1).
-  const std::int64_t window =
-      std::min<std::int64_t>(100'032, std::max<std::int64_t>(kBatch, frames / 3 / kBatch * kBatch));
+  // second (before, a run shorter than two windows was reported as CHANGED, exit 1). A window
+  // is kMinWindow frames at least, so that the second starts after the start-up's batches.
+  const std::int64_t window = std::min<std::int64_t>(
+      100'032, std::max<std::int64_t>(kMinWindow, frames / 3 / kBatch * kBatch));
   CheckingSink sink(src, window);
   const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink);
