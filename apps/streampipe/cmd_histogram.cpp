@@ -285,6 +285,14 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   ConfigResult cfg = LoadConfig(kCommand, config_path, fs);
   if (cfg.exit_code != kExitOk) return cfg.exit_code;
+  // A --config file is read and checked on the CPU too (one file may serve both devices), but a
+  // key given on the command line for this run would set nothing: said, as for --streams.
+  if (device == "cpu" && !fs.overrides().empty()) {
+    const auto& [key, value] = fs.overrides().front();
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--", key, "=", value,
+                             ": configures the GPU's pipeline; --device=cpu runs none"));
+  }
 
   // ---- input ----
   std::unique_ptr<video::FrameSource> source;

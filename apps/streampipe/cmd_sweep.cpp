@@ -609,10 +609,20 @@ class MadeDirectories {
   std::error_code Make(const std::filesystem::path& dir) {
     std::vector<std::filesystem::path> missing;  // deepest first
     std::error_code ec;
-    std::filesystem::path p = dir.lexically_normal();
-    if (!p.has_filename()) p = p.parent_path();  // "traces/" -> "traces"
-    for (; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) {
-      missing.push_back(p);
+    // The path as given, as create_directories walks it ("a/../b" makes a, then b); a "." or
+    // ".." step names no directory of its own, and an empty one is a trailing slash. A step is
+    // recorded only where it does not exist once the steps before it do: "x/../old", with x
+    // missing, names old, which was there (the directories made are real ones, so a ".." after
+    // them is resolved as written, as weakly_canonical does).
+    for (std::filesystem::path p = dir; !p.empty() && !std::filesystem::exists(p, ec);
+         p = p.parent_path()) {
+      const std::filesystem::path name = p.filename();
+      std::error_code canonical_ec;
+      const std::filesystem::path resolved = std::filesystem::weakly_canonical(p, canonical_ec);
+      if (!name.empty() && name != "." && name != ".." && !canonical_ec &&
+          !std::filesystem::exists(resolved, canonical_ec)) {
+        missing.push_back(p);
+      }
       if (p == p.parent_path()) break;
     }
     std::filesystem::create_directories(dir, ec);

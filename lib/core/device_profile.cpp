@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -16,9 +17,10 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
     s->String(
         "device.name", [](P& p) -> std::string& { return p.traits.name; }, "a non-empty name",
         [](std::string_view v) {
-          return v.empty() ? absl::InvalidArgumentError(
-                                 "it is empty; the profile names the device it was measured on")
-                           : absl::OkStatus();
+          return absl::StripAsciiWhitespace(absl::string_view(v.data(), v.size())).empty()
+                     ? absl::InvalidArgumentError(
+                           "it is empty; the profile names the device it was measured on")
+                     : absl::OkStatus();
         },
         "cudaDeviceProp::name; the profile applies to this device only");
     s->Int("device.driver_version", [](P& p) -> int& { return p.driver_version; }, 0, 1e9,

@@ -207,7 +207,14 @@ class RowReader {
             int line)
       : fields_(fields), columns_(columns), line_(line) {}
 
-  std::string String() { return std::string(fields_[next_++]); }
+  // Free text (a workload, a grid, an order): printable ASCII, so that the messages that name a
+  // configuration by it never carry a raw byte from the file.
+  absl::Status String(std::string* out) {
+    const std::size_t i = next_++;
+    if (absl::Status s = Printable(i); !s.ok()) return s;
+    *out = std::string(fields_[i]);
+    return absl::OkStatus();
+  }
 
   // One of `allowed`.
   absl::Status Choice(std::string* out, std::initializer_list<absl::string_view> allowed) {
@@ -234,6 +241,7 @@ class RowReader {
   // Settings (SweepPoint::settings): key=value tokens, each key once.
   absl::Status Settings(std::string* out) {
     const std::size_t i = next_++;
+    if (absl::Status s = Printable(i); !s.ok()) return s;
     std::set<absl::string_view> keys;
     for (absl::string_view token : absl::StrSplit(fields_[i], ' ', absl::SkipEmpty())) {
       const absl::string_view key = token.substr(0, token.find('='));
@@ -256,6 +264,14 @@ class RowReader {
   }
 
  private:
+  absl::Status Printable(std::size_t i) const {
+    for (const char ch : fields_[i]) {
+      if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e) {
+        return Error(i, "holds a byte that is not printable ASCII");
+      }
+    }
+    return absl::OkStatus();
+  }
   absl::Status Error(std::size_t i, absl::string_view why) const {
     return absl::InvalidArgumentError(absl::StrCat("line ", line_, ", column ", i + 1, " '",
                                                    columns_[i], "': value '", Shown(fields_[i]), "' ",
@@ -302,12 +318,12 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   auto read_int = [&](int* out) {
     if (s.ok()) s = r.Int(out);
   };
-  p.workload = r.String();
-  p.grid = r.String();
+  s = r.String(&p.workload);
+  if (s.ok()) s = r.String(&p.grid);
   read_double(&p.in_bytes);
   read_double(&p.out_bytes);
   read_double(&p.intensity);
-  if (s.ok()) p.order = r.String();
+  if (s.ok()) s = r.String(&p.order);
   read_int(&p.streams);
   read_double(&p.median_ms);
   read_double(&p.p10_ms);
@@ -808,8 +824,18 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
     Config& c = configs[it->second];
     const SweepPoint& first = points[c.first];
     if (!c.median.emplace(p.streams, p.median_ms).second) {
+      std::string where_else;  // the other point's line, from a CSV
+      if (lines != nullptr) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (points[j].streams == p.streams && ConfigKey(points[j]) == ConfigKey(p)) {
+            where_else = absl::StrCat(" (lines ", (*lines)[j], " and ", (*lines)[i], ")");
+            break;
+          }
+        }
+      }
       return absl::InvalidArgumentError(absl::StrCat("configuration ", ConfigName(p),
-                                                     " has two points with streams=", p.streams));
+                                                     " has two points with streams=", p.streams,
+                                                     where_else));
     }
     for (std::size_t m = 0; m < kSweepModelCount; ++m) {
       if (p.chosen[m] != first.chosen[m]) {
@@ -860,8 +886,8 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
         p.adaptive_calibrated != first.adaptive_calibrated) {
       return absl::InvalidArgumentError(absl::StrCat(
           "configuration ", ConfigName(p), ": adaptive_batches / adaptive_calibrated are ",
-          first.adaptive_batches, " / ", first.adaptive_calibrated, " on the row streams=",
-          first.streams, " but ", p.adaptive_batches, " / ", p.adaptive_calibrated,
+          first.adaptive_batches, " / ", first.adaptive_calibrated, " on ", row(c.first),
+          " but ", p.adaptive_batches, " / ", p.adaptive_calibrated,
           " on ", row(i)));
     }
   }

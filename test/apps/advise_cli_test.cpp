@@ -185,6 +185,27 @@ TEST(AdviseCliTest, CalibrateWithoutAGpuIsUnavailable) {
   EXPECT_EQ(r.exit_code, 69) << r.err;
   EXPECT_TRUE(std::filesystem::is_directory(made));
   EXPECT_FALSE(std::filesystem::exists(made + "/trace_depth-first.json.partial"));
+  // An empty directory that was there stays, and so does an empty parent.
+  std::filesystem::remove_all(made);
+  std::filesystem::create_directories(made + "/empty");
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made + "/empty");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_TRUE(std::filesystem::is_directory(made + "/empty"));
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made + "/empty/new");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_TRUE(std::filesystem::is_directory(made + "/empty"));
+  EXPECT_FALSE(std::filesystem::exists(made + "/empty/new"));
+  // Through "..": the directories it walks through are made, and removed again.
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made + "/empty/a/../b");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(made + "/empty/a"));
+  EXPECT_FALSE(std::filesystem::exists(made + "/empty/b"));
+  EXPECT_TRUE(std::filesystem::is_directory(made + "/empty"));
+  // And "x/../empty", with x missing, names the empty directory that was there: it stays.
+  r = RunCommand(kBin + " sweep --output=" + csv + " --trace-dir=" + made + "/x/../empty");
+  EXPECT_EQ(r.exit_code, 69) << r.err;
+  EXPECT_TRUE(std::filesystem::is_directory(made + "/empty"));
+  EXPECT_FALSE(std::filesystem::exists(made + "/x"));
   std::filesystem::remove_all(made);
   std::remove(csv.c_str());
 }

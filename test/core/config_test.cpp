@@ -331,6 +331,9 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
                                ::testing::HasSubstr("it is empty"),
                                ::testing::Not(::testing::HasSubstr("missing"))))
       << empty.status();
+  empty = ParseDeviceProfile("[device]\nname = \"  \"\n", "p.toml");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_THAT(std::string(empty.status().message()), ::testing::HasSubstr("it is empty"));
 }
 
 // `streampipe sweep` records the profile's fingerprint in its rows' settings, and --resume

@@ -486,6 +486,21 @@ TEST(SweepCsvTest, AValueShownInAMessageIsEscapedAndCutShort) {
   EXPECT_THAT(m, HasSubstr("line 2, column 8 'median_ms': value '\\x01zzz"));
   EXPECT_THAT(m, HasSubstr("... (100001 bytes)' is not a number"));
   EXPECT_LT(m.size(), 300u) << m;
+
+  // Free text (the workload, grid, order and settings) is printable ASCII: the messages that
+  // name a configuration by it carry no raw byte either.
+  const std::string good = SweepCsvRow(Point(10, 2, 3.5));
+  for (std::size_t column : {std::size_t{0}, std::size_t{1}, std::size_t{5}}) {
+    std::string bad = good;
+    std::size_t start = 0;
+    for (std::size_t k = 0; k < column; ++k) start = bad.find(',', start) + 1;
+    bad.insert(start, "\x1b[2J");
+    r = ParseSweepCsv(SweepCsvHeader() + bad);
+    ASSERT_FALSE(r.ok()) << column;
+    EXPECT_THAT(Message(r.status()), HasSubstr("holds a byte that is not printable ASCII"));
+    EXPECT_THAT(Message(r.status()), HasSubstr("\\x1b[2J"));
+    EXPECT_EQ(Message(r.status()).find('\x1b'), std::string::npos) << Message(r.status());
+  }
 }
 
 // Replaces field `column` (0-based) of a row.
@@ -917,6 +932,21 @@ TEST(SweepCsvTest, SummarizeNamesTheLineOfAPointFromACsv) {
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(Message(s.status()),
               HasSubstr("chosen_current is 16 on line 4 (streams=1) but 8 on line 6 (streams=2)"));
+  (*back)[3].chosen[kCurrent] = pts[3].chosen[kCurrent];
+  (*back)[4].adaptive_batches = (*back)[2].adaptive_batches + 1;  // A n=4 against A n=1
+  s = Summarize(*back, &lines);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr(" on line 3 (streams=1) but "));
+  EXPECT_THAT(Message(s.status()), HasSubstr(" on line 7 (streams=4)"));
+  EXPECT_THAT(Message(s.status()), Not(HasSubstr("the row")));
+  // A point twice: both lines named.
+  std::vector<SweepPoint> twice = pts;
+  twice.push_back(pts[2]);
+  std::vector<int> twice_lines = lines;
+  twice_lines.push_back(40);
+  s = Summarize(twice, &twice_lines);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(Message(s.status()), HasSubstr("two points with streams=2 (lines 5 and 40)"));
   std::vector<int> short_lines(2, 1);
   EXPECT_FALSE(Summarize(pts, &short_lines).ok());
 }
