@@ -89,8 +89,9 @@ expect 64 "usage: trace_replay" "$dir/trace_replay" a b
 expect 64 "--hand-join takes after or interleaved, not 'before'" "$dir/pipeline_bench" \
   --hand-join=before
 expect 64 "unrecognized command-line flag: --bogus" "$dir/pipeline_bench" --bogus
-expect 0 "pipeline_bench: no CUDA device" "$dir/pipeline_bench" --benchmark_filter=BM_Paired/1/1 \
+expect 0 "pipeline_bench: no CUDA device" "$dir/pipeline_bench" --benchmark_filter=BM_Paired/1/1/ \
   --hand-join=after
+expect 64 "pipeline_bench: no benchmark ran" "$dir/pipeline_bench" --benchmark_filter=BM_Nothing
 if [ -n "$matmul" ]; then
   expect 64 "not '12x'" "$matmul" 12x
   expect 64 "not '0'" "$matmul" 0

@@ -45,6 +45,7 @@ constexpr int kBatches = 61;
 struct Shared {
   bool ok = false;
   std::string failure;  // why Init failed (the calibration, an allocation); main exits 70
+  bool no_device = false;  // Init found none: every benchmark skips, main exits 0
   DeviceTraits traits;
   PinnedBuffer<float> in, out;
   std::vector<float> ref;
@@ -67,11 +68,16 @@ void Fail(benchmark::State& state, const absl::Status& st) {
 }
 
 // Once: the calibration and the pinned buffers. A failure is kept, printed once, and every
-// benchmark skips with it; main then exits 70. (main has checked for a device.)
+// benchmark skips with it; main then exits 70. Without a device, said once; main exits 0.
 bool Init() {
   Shared& s = S();
   if (s.ok) return true;
-  if (!s.failure.empty()) return false;
+  if (!s.failure.empty() || s.no_device) return false;
+  if (CudaDeviceCount() == 0) {
+    std::cerr << "pipeline_bench: no CUDA device (" << NoDeviceReason() << "); nothing to run\n";
+    s.no_device = true;
+    return false;
+  }
   absl::StatusOr<Calibration> cal = Calibrate({});
   absl::StatusOr<PinnedBuffer<float>> in = PinnedBuffer<float>::Create(kItems);
   absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(kItems);
@@ -194,7 +200,7 @@ StreamPipeline& SharedPipeline() {
 
 void BM_Paired(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError(S().failure.c_str());
+    state.SkipWithError(S().no_device ? "no CUDA device" : S().failure.c_str());
     return;
   }
   g_iters = static_cast<int>(state.range(0));
@@ -265,7 +271,7 @@ void BM_Paired(benchmark::State& state) {
 // Automatic mode: a fresh pipeline measures one batch, chooses n; then batches are timed.
 void BM_Automatic(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError(S().failure.c_str());
+    state.SkipWithError(S().no_device ? "no CUDA device" : S().failure.c_str());
     return;
   }
   const int iters = static_cast<int>(state.range(0));
@@ -299,7 +305,7 @@ void BM_Automatic(benchmark::State& state) {
 // chunk, overlapping the host copies with the DMA of earlier chunks.
 void BM_PipelinePageable(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError(S().failure.c_str());
+    state.SkipWithError(S().no_device ? "no CUDA device" : S().failure.c_str());
     return;
   }
   const int n = static_cast<int>(state.range(0));
@@ -337,7 +343,7 @@ BENCHMARK(BM_PipelinePageable)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->UseManualTime(
 // n = 32. Issue times are host wall time: on a shared host they swing (run 39: 0.36 / 0.37).
 void BM_IssueMode(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError(S().failure.c_str());
+    state.SkipWithError(S().no_device ? "no CUDA device" : S().failure.c_str());
     return;
   }
   const IssueMode mode = state.range(0) == 0 ? IssueMode::kStreams : IssueMode::kGraph;
@@ -377,7 +383,7 @@ BENCHMARK(BM_IssueMode)
 // What a user gets without the pipeline: cudaMemcpyAsync straight from pageable memory.
 void BM_DirectPageable(benchmark::State& state) {
   if (!Init()) {
-    state.SkipWithError(S().failure.c_str());
+    state.SkipWithError(S().no_device ? "no CUDA device" : S().failure.c_str());
     return;
   }
   static std::vector<float>* in = new std::vector<float>(S().in.data(), S().in.data() + kItems);
@@ -525,14 +531,13 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
   // What Benchmark did not take is a flag nobody reads: refuse it (the library prints it).
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 64;
-  if (streampipe::CudaDeviceCount() == 0) {
-    std::cerr << "pipeline_bench: no CUDA device (" << streampipe::NoDeviceReason()
-              << "); nothing to run\n";
-    benchmark::Shutdown();
-    return 0;
-  }
-  benchmark::RunSpecifiedBenchmarks();
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (streampipe::S().no_device) return 0;  // said once, by Init
+  if (ran == 0) {  // Benchmark has said which filter matched nothing: a wrong command line
+    std::cerr << "pipeline_bench: no benchmark ran\n";
+    return 64;
+  }
   if (!streampipe::S().failure.empty()) {  // EX_SOFTWARE, as the CLI
     std::cerr << "pipeline_bench: " << streampipe::S().failure << "\n";
     return 70;
