@@ -92,6 +92,9 @@ expect 64 "unrecognized command-line flag: --bogus" "$dir/pipeline_bench" --bogu
 expect 0 "pipeline_bench: no CUDA device" "$dir/pipeline_bench" --benchmark_filter=BM_Paired/1/1/ \
   --hand-join=after
 expect 64 "pipeline_bench: no benchmark ran" "$dir/pipeline_bench" --benchmark_filter=BM_Nothing
+expect 64 "unrecognized command-line flag: --frobnicate" "$dir/optimizer_bench" --frobnicate
+expect 64 "optimizer_bench: no benchmark ran" "$dir/optimizer_bench" --benchmark_filter=BM_Nothing
+expect 0 "" "$dir/optimizer_bench" --benchmark_filter=BM_ChooseBest64/current --benchmark_min_time=0.01
 if [ -n "$matmul" ]; then
   expect 64 "not '12x'" "$matmul" 12x
   expect 64 "not '0'" "$matmul" 0
