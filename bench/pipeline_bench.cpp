@@ -60,8 +60,8 @@ Shared& S() {
   return *s;
 }
 
-// A benchmark that failed (a CUDA error, a result that differs from the CPU's): skipped with the
-// message, and the first such failure kept for main to exit 70 with.
+// A benchmark that failed (a pipeline that could not be created or whose batch failed): skipped
+// with the message, and the first such failure kept for main to exit 70 with.
 void Fail(benchmark::State& state, const absl::Status& st) {
   if (S().failure.empty()) S().failure = std::string(st.message());
   state.SkipWithError(std::string(st.message()).c_str());

@@ -274,8 +274,8 @@ class RowReader {
   }
   absl::Status Error(std::size_t i, absl::string_view why) const {
     return absl::InvalidArgumentError(absl::StrCat("line ", line_, ", column ", i + 1, " '",
-                                                   columns_[i], "': value '", Shown(fields_[i]), "' ",
-                                                   why));
+                                                   columns_[i], "': value '",
+                                                   Shown(fields_[i]), "' ", why));
   }
 
   const std::vector<absl::string_view>& fields_;

@@ -146,8 +146,8 @@ TEST(HistogramCliTest, BadInputHasItsExitCodeAndKeepsTheFramesBefore) {
         << gpu_only.err;
     EXPECT_TRUE(gpu_only.out.empty()) << gpu_only.out;
   }
-  CommandResult key = RunCommand(kBin + " histogram --device=cpu --quiet --detector.threshold=0.2 " +
-                                 Tmp("two.y4m"));
+  CommandResult key = RunCommand(kBin + " histogram --device=cpu --quiet " +
+                                 "--detector.threshold=0.2 " + Tmp("two.y4m"));
   EXPECT_EQ(key.exit_code, 64) << key.err;
   EXPECT_NE(key.err.find("--detector.threshold=0.2: configures the GPU's pipeline; --device=cpu "
                          "runs none"),
