@@ -86,7 +86,10 @@ BENCHMARK(BM_CalibratedPrediction);
 // a filter that matches nothing (its own main exits 1 and 0).
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 64;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    benchmark::Shutdown();
+    return 64;
+  }
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (ran == 0) {

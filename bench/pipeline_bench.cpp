@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench_check.hpp"
 #include "streampipe/core/statistics.hpp"
@@ -44,7 +45,8 @@ constexpr int kBatches = 61;
 
 struct Shared {
   bool ok = false;
-  std::string failure;  // why Init failed (the calibration, an allocation); main exits 70
+  bool failed = false;  // Init or a benchmark failed; main exits 70
+  std::string failure;  // the first failure's message
   bool no_device = false;  // Init found none: every benchmark skips, main exits 0
   DeviceTraits traits;
   PinnedBuffer<float> in, out;
@@ -63,16 +65,17 @@ Shared& S() {
 // A benchmark that failed (a pipeline that could not be created or whose batch failed): skipped
 // with the message, and the first such failure kept for main to exit 70 with.
 void Fail(benchmark::State& state, const absl::Status& st) {
-  if (S().failure.empty()) S().failure = std::string(st.message());
-  state.SkipWithError(std::string(st.message()).c_str());
+  if (!S().failed) S().failure = st.ToString();
+  S().failed = true;
+  state.SkipWithError(st.ToString().c_str());
 }
 
-// Once: the calibration and the pinned buffers. A failure is kept, printed once, and every
-// benchmark skips with it; main then exits 70. Without a device, said once; main exits 0.
+// Once: the calibration and the pinned buffers. A failure is kept, every benchmark skips with
+// it, and main prints it and exits 70. Without a device, said once; main exits 0.
 bool Init() {
   Shared& s = S();
   if (s.ok) return true;
-  if (!s.failure.empty() || s.no_device) return false;
+  if (s.failed || s.no_device) return false;
   if (CudaDeviceCount() == 0) {
     std::cerr << "pipeline_bench: no CUDA device (" << NoDeviceReason() << "); nothing to run\n";
     s.no_device = true;
@@ -83,8 +86,8 @@ bool Init() {
   absl::StatusOr<PinnedBuffer<float>> out = PinnedBuffer<float>::Create(kItems);
   const absl::Status st = !cal.ok() ? cal.status() : !in.ok() ? in.status() : out.status();
   if (!st.ok()) {
-    s.failure = absl::StrCat(!cal.ok() ? "calibration failed: " : "", st.message());
-    std::cerr << "pipeline_bench: " << s.failure << "\n";
+    s.failure = absl::StrCat(!cal.ok() ? "calibration failed: " : "", st.ToString());
+    s.failed = true;
     return false;
   }
   s.traits = cal->profile.traits;
@@ -426,10 +429,26 @@ BENCHMARK(BM_Automatic)
     ->Iterations(kBatches)
     ->Unit(benchmark::kMillisecond);
 
+// `text` into `path`; false, said on stderr, where it cannot be written.
+bool WriteCsv(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  f.close();
+  if (!f) {
+    std::cerr << "pipeline_bench: --csv: writing '" << path << "' failed\n";
+    return false;
+  }
+  return true;
+}
+
 // The tables on stdout, and the CSV at `csv_path` where given; false where it cannot be written.
 bool PrintSummary(const std::string& csv_path) {
   Shared& s = S();
-  if (s.medians.empty()) return true;
+  const std::string header =
+      "iters,streams,hand_ms,pipeline_ms,ratio,ratio_of_medians,hand_issue_ms,pipeline_issue_ms\n";
+  if (s.medians.empty()) {  // no paired point ran (another filter): the CSV is its header
+    return csv_path.empty() || WriteCsv(csv_path, header);
+  }
   auto get = [&](const char* impl, int it, int n) {
     auto f = s.medians.find({impl, it, n});
     return f == s.medians.end() ? 0.0 : f->second;
@@ -440,8 +459,7 @@ bool PrintSummary(const std::string& csv_path) {
                       g_join_after ? "after the batch (probe.cu)" : "per stream (interleaved)",
                       kBatches, "iters", "n", "hand_ms", "pipe_ms", "pipe/hand", "medians/",
                       "hand_issue_ms", "pipe_issue_ms");
-  std::string csv =
-      "iters,streams,hand_ms,pipeline_ms,ratio,ratio_of_medians,hand_issue_ms,pipeline_issue_ms\n";
+  std::string csv = header;
   double worst_medians = 0.0;
   double worst = 0.0;
   std::vector<double> ratios;
@@ -494,16 +512,7 @@ bool PrintSummary(const std::string& csv_path) {
                              s.auto_ms[it], best_n, best, best / s.auto_ms[it]);
   }
   std::cout << table;
-  if (!csv_path.empty()) {
-    std::ofstream f(csv_path);
-    f << csv;
-    f.close();
-    if (!f) {
-      std::cerr << "pipeline_bench: --csv: writing '" << csv_path << "' failed\n";
-      return false;
-    }
-  }
-  return true;
+  return csv_path.empty() || WriteCsv(csv_path, csv);
 }
 
 }  // namespace
@@ -538,7 +547,7 @@ int main(int argc, char** argv) {
     std::cerr << "pipeline_bench: no benchmark ran\n";
     return 64;
   }
-  if (!streampipe::S().failure.empty()) {  // EX_SOFTWARE, as the CLI
+  if (streampipe::S().failed) {  // EX_SOFTWARE, as the CLI
     std::cerr << "pipeline_bench: " << streampipe::S().failure << "\n";
     return 70;
   }

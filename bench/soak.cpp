@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
     } else {
       st = absl::InvalidArgumentError(absl::StrCat(
           "unknown argument '", arg,
-          "' (usage: soak [--frames=1000000] [--width=704] [--height=576] "
+          "' (usage: soak [--frames=1000000 (at least 12288)] [--width=704] [--height=576] "
           "[--remeasure-every=20000])"));
     }
     if (!st.ok()) {

@@ -19,7 +19,7 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
         [](std::string_view v) {
           return absl::StripAsciiWhitespace(absl::string_view(v.data(), v.size())).empty()
                      ? absl::InvalidArgumentError(
-                           "it is empty; the profile names the device it was measured on")
+                           "it is empty or blank; the profile names the device it was measured on")
                      : absl::OkStatus();
         },
         "cudaDeviceProp::name; the profile applies to this device only");

@@ -490,7 +490,8 @@ TEST(SweepCsvTest, AValueShownInAMessageIsEscapedAndCutShort) {
   // Free text (the workload, grid, order and settings) is printable ASCII: the messages that
   // name a configuration by it carry no raw byte either.
   const std::string good = SweepCsvRow(Point(10, 2, 3.5));
-  for (std::size_t column : {std::size_t{0}, std::size_t{1}, std::size_t{5}}) {
+  const std::size_t settings_column = SweepCsvColumns().size() - 1;
+  for (std::size_t column : {std::size_t{0}, std::size_t{1}, std::size_t{5}, settings_column}) {
     std::string bad = good;
     std::size_t start = 0;
     for (std::size_t k = 0; k < column; ++k) start = bad.find(',', start) + 1;
