@@ -99,10 +99,22 @@ KernelLauncher VariableAddScalar() {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// A mode's own resources and batches: a failure exits 70 with "adaptive_bench <mode>: " and the
+// error (the modes measure; they do not recover, and a figure after a failed call means nothing).
+void ExitOnError(const absl::Status& st, const char* mode) {
+  bench::OkOrExit(st, absl::StrCat("adaptive_bench ", mode));
+}
+template <typename T>
+T ValueOrExit(absl::StatusOr<T> result, const char* mode) {
+  return bench::ValueOrExit(std::move(result), absl::StrCat("adaptive_bench ", mode));
+}
+
 void Stationary() {
+  const auto check = [](const absl::Status& st) { ExitOnError(st, "stationary"); };
   constexpr std::int64_t kItems = 16 << 20;
-  auto in = *PinnedBuffer<float>::Create(kItems);
-  auto out = *PinnedBuffer<float>::Create(kItems);
+  PinnedBuffer<float> in = ValueOrExit(PinnedBuffer<float>::Create(kItems), "stationary");
+  PinnedBuffer<float> out = ValueOrExit(PinnedBuffer<float>::Create(kItems), "stationary");
   for (std::int64_t i = 0; i < kItems; ++i) in.data()[i] = static_cast<float>(i % 1000);
   const HostBatch batch{in.data(), out.data(), kItems};
   std::printf("\n== stationary: add-scalar, 64 MiB each way, %lld adaptive batches\n",
@@ -111,17 +123,23 @@ void Stationary() {
               "adapt_n", "adapt_ms", "ratio", "paired_ms", "paired", "expl",
               "events (kind: old->new n)");
   auto fixed = StreamPipeline::Create(Base(kItems, 4, 4, VariableAddScalar()));
+  check(fixed.status());
   for (int iters : {1, 50, 200, 500, 1000, 3000}) {
     g_iters = iters;
     // A graph replays the trip count of its capture: a fresh pipeline per intensity.
-    if (g_issue == IssueMode::kGraph) fixed = StreamPipeline::Create(Base(kItems, 4, 4, VariableAddScalar()));
+    if (g_issue == IssueMode::kGraph) {
+      fixed = StreamPipeline::Create(Base(kItems, 4, 4, VariableAddScalar()));
+      check(fixed.status());
+    }
     // Exhaustive search over fixed n (medians of 41 batches).
     int best_n = 1;
     double best = 1e30;
     for (int n : kCandidates) {
-      for (int w = 0; w < 3; ++w) (void)fixed->Run(batch, n);
+      for (int w = 0; w < 3; ++w) check(fixed->Run(batch, n).status());
       std::vector<double> ms;
-      for (int r = 0; r < 41; ++r) ms.push_back(fixed->Run(batch, n)->elapsed_ms);
+      for (int r = 0; r < 41; ++r) {
+        ms.push_back(ValueOrExit(fixed->Run(batch, n), "stationary").elapsed_ms);
+      }
       const double m = Median(ms);
       if (m < best) {
         best = m;
@@ -134,24 +152,16 @@ void Stationary() {
     // between the search above and the adaptive run does not count against either.
     constexpr std::int64_t kBlock = 25;
     auto p = StreamPipeline::Create(Base(kItems, 4, 4, VariableAddScalar()));
+    check(p.status());
     double total = 0.0, fixed_total = 0.0;
     std::int64_t expl = 0, fixed_batches = 0;
     for (std::int64_t b = 0; b < g_batches; ++b) {
-      absl::StatusOr<BatchStats> st = p->Run(batch);
-      if (!st.ok()) {
-        std::cerr << st.status() << "\n";
-        return;
-      }
-      total += st->elapsed_ms;
-      expl += st->kind == PlanKind::kExplore;
+      const BatchStats st = ValueOrExit(p->Run(batch), "stationary");
+      total += st.elapsed_ms;
+      expl += st.kind == PlanKind::kExplore;
       if ((b + 1) % kBlock == 0 || b + 1 == g_batches) {
         for (std::int64_t f = 0; f < kBlock; ++f, ++fixed_batches) {
-          absl::StatusOr<BatchStats> fs = fixed->Run(batch, best_n);
-          if (!fs.ok()) {
-            std::cerr << fs.status() << "\n";
-            return;
-          }
-          fixed_total += fs->elapsed_ms;
+          fixed_total += ValueOrExit(fixed->Run(batch, best_n), "stationary").elapsed_ms;
         }
       }
     }
@@ -172,9 +182,11 @@ void TwoPhase() {
   // Items of 256 floats (1 KiB) in, one float out.
   const std::int64_t kItems = static_cast<std::int64_t>(g_two_phase_mib * 1024);
   const std::int64_t in_b = bench::kReduceWidth * sizeof(float);
-  auto spin = *DeviceBuffer<int>::Create(1);
-  auto in = *PinnedBuffer<float>::Create(kItems * bench::kReduceWidth);
-  auto out = *PinnedBuffer<float>::Create(kItems);
+  const auto check = [](const absl::Status& st) { ExitOnError(st, "two-phase"); };
+  DeviceBuffer<int> spin = ValueOrExit(DeviceBuffer<int>::Create(1), "two-phase");
+  PinnedBuffer<float> in =
+      ValueOrExit(PinnedBuffer<float>::Create(kItems * bench::kReduceWidth), "two-phase");
+  PinnedBuffer<float> out = ValueOrExit(PinnedBuffer<float>::Create(kItems), "two-phase");
   for (std::int64_t i = 0; i < kItems * bench::kReduceWidth; ++i) in.data()[i] = (i % 97) * 0.01f;
   const HostBatch batch{in.data(), out.data(), kItems};
   auto set_spin = [&](int v) {
@@ -182,13 +194,14 @@ void TwoPhase() {
   };
   // Phase B's kernel: g_heavy_ratio times the copy-in time.
   auto probe = StreamPipeline::Create(Base(kItems, in_b, 4, bench::ReduceSpinLauncher(spin.data())));
+  check(probe.status());
   set_spin(1000);
-  for (int w = 0; w < 3; ++w) (void)probe->MeasureComponents(batch);
-  BatchStats m = *probe->MeasureComponents(batch);
+  for (int w = 0; w < 3; ++w) check(probe->MeasureComponents(batch).status());
+  BatchStats m = ValueOrExit(probe->MeasureComponents(batch), "two-phase");
   const int heavy = std::max(1, static_cast<int>(1000.0 * g_heavy_ratio * m.components.h2d_ms /
                                                  m.components.kernel_ms));
   set_spin(0);
-  m = *probe->MeasureComponents(batch);
+  m = ValueOrExit(probe->MeasureComponents(batch), "two-phase");
   std::printf("\n== two-phase: %.2f MiB in, %.0f KB out; phase A spin 0 (kernel %.3f ms, copy-in "
               "%.3f ms), phase B spin %d (kernel ~%.1fx copy-in); %lld batches per phase\n",
               g_two_phase_mib, g_two_phase_mib * 4, m.components.kernel_ms, m.components.h2d_ms,
@@ -196,19 +209,16 @@ void TwoPhase() {
   auto run = [&](std::optional<int> n, double* a, double* b, std::vector<int>* seen,
                  std::string* rederiv) {
     auto p = StreamPipeline::Create(Base(kItems, in_b, 4, bench::ReduceSpinLauncher(spin.data())));
+    check(p.status());
     set_spin(0);
-    for (int w = 0; w < 3; ++w) (void)(n ? p->Run(batch, *n) : p->Run(batch));
+    for (int w = 0; w < 3; ++w) check((n ? p->Run(batch, *n) : p->Run(batch)).status());
     *a = *b = 0.0;
     for (int phase = 0; phase < 2; ++phase) {
       set_spin(phase == 0 ? 0 : heavy);
       for (std::int64_t i = 0; i < g_batches; ++i) {
-        absl::StatusOr<BatchStats> st = n ? p->Run(batch, *n) : p->Run(batch);
-        if (!st.ok()) {
-          std::cerr << st.status() << "\n";
-          return;
-        }
-        (phase == 0 ? *a : *b) += st->elapsed_ms;
-        if (seen && (seen->empty() || seen->back() != st->streams)) seen->push_back(st->streams);
+        const BatchStats st = ValueOrExit(n ? p->Run(batch, *n) : p->Run(batch), "two-phase");
+        (phase == 0 ? *a : *b) += st.elapsed_ms;
+        if (seen && (seen->empty() || seen->back() != st.streams)) seen->push_back(st.streams);
       }
     }
     if (rederiv) {
@@ -291,6 +301,7 @@ class PeriodSink : public BatchSink {
 };
 
 void Continuous() {
+  const auto check = [](const absl::Status& st) { ExitOnError(st, "continuous"); };
   constexpr std::int64_t kItems = 16 << 20;
   const double bytes = 2.0 * kItems * sizeof(float);
   const double bound_ms = bytes / (98.7e6);  // the anchors' duplex bound, 98.7 GB/s
@@ -309,22 +320,16 @@ void Continuous() {
       o.max_in_flight = in_flight;
       o.adaptive.steady_state = in_flight > 1;
       auto p = StreamPipeline::Create(o);
-      if (!p.ok()) {
-        std::cerr << p.status() << "\n";
-        return;
-      }
+      check(p.status());
       ReplaySource warm(8, kItems);
       PeriodSink warm_sink;
       ContinuousOptions co;
       co.streams = n;
-      (void)p->RunContinuous(warm, warm_sink, co);
+      check(p->RunContinuous(warm, warm_sink, co).status());
       ReplaySource src(g_batches, kItems);
       PeriodSink sink;
       absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink, co);
-      if (!s.ok()) {
-        std::cerr << s.status() << "\n";
-        return;
-      }
+      check(s.status());
       const double period = s->device_ms / static_cast<double>(s->batches);
       const int final_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
       std::string path;
@@ -361,13 +366,6 @@ void Continuous() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Exits with 70 and the mode's name on an error (ramp and switch measure, they do not recover).
-void ExitOnError(const absl::Status& st, const char* mode) {
-  if (st.ok()) return;
-  std::cerr << "adaptive_bench " << mode << ": " << st << "\n";
-  std::exit(70);
-}
 
 // `count` batches at n on `p`, the host spinning `spin_us` before each: their device times.
 std::vector<double> TimedRun(StreamPipeline& p, const HostBatch& batch, int n, int count,
@@ -399,8 +397,8 @@ void Ramp() {
   const Workload workloads[] = {{"add-scalar 64 MiB, intensity 200", 16 << 20, 200},
                                 {"add-scalar 0.5 MiB, intensity 200", 128 << 10, 200}};
   for (const Workload& w : workloads) {
-    auto in = *PinnedBuffer<float>::Create(w.items);
-    auto out = *PinnedBuffer<float>::Create(w.items);
+    PinnedBuffer<float> in = ValueOrExit(PinnedBuffer<float>::Create(w.items), "ramp");
+    PinnedBuffer<float> out = ValueOrExit(PinnedBuffer<float>::Create(w.items), "ramp");
     for (std::int64_t i = 0; i < w.items; ++i) in.data()[i] = static_cast<float>(i % 1000);
     const HostBatch batch{in.data(), out.data(), w.items};
     g_iters = w.iters;
@@ -449,8 +447,8 @@ void Switch() {
   constexpr int kAfter = 16;   // batches at n = to
   constexpr int kSettled = 8;  // the last of them: the settled time
   const std::int64_t items = 128 << 10;  // 0.5 MiB of floats each way
-  auto in = *PinnedBuffer<float>::Create(items);
-  auto out = *PinnedBuffer<float>::Create(items);
+  PinnedBuffer<float> in = ValueOrExit(PinnedBuffer<float>::Create(items), "switch");
+  PinnedBuffer<float> out = ValueOrExit(PinnedBuffer<float>::Create(items), "switch");
   for (std::int64_t i = 0; i < items; ++i) in.data()[i] = static_cast<float>(i % 1000);
   const HostBatch batch{in.data(), out.data(), items};
   g_iters = 200;

@@ -6,8 +6,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -84,6 +88,23 @@ inline absl::StatusOr<std::vector<int>> ParseIntListFlag(absl::string_view flag,
     if (!st.ok()) return st;
     return x;
   });
+}
+
+// Where `status` is an error: prints "<what>: <status>" on stderr and exits kSoftwareExit. For
+// the tools' own resources (buffers, streams, events, pipelines) and their batches: a tool
+// measures and does not recover, and a figure taken after a failed call would mean nothing.
+inline void OkOrExit(const absl::Status& status, absl::string_view what) {
+  if (status.ok()) return;
+  const std::string shown = status.ToString();
+  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(what.size()), what.data(), shown.c_str());
+  std::exit(kSoftwareExit);
+}
+
+// The value `result` holds, or, where it holds an error, OkOrExit's message and exit.
+template <typename T>
+T ValueOrExit(absl::StatusOr<T> result, absl::string_view what) {
+  OkOrExit(result.status(), what);
+  return *std::move(result);
 }
 
 }  // namespace streampipe::bench

@@ -2,7 +2,7 @@
 //   sizes  - 176x144, 352x288, 704x576, 1920x1080 gray frames, batches of 64: frames/s of a
 //            non-streamed loop, of the best fixed n, and of the adaptive pipeline (one batch at a
 //            time, and continuously with batches in flight), against the copy-bound rate
-//            (frame bytes over the H2D bandwidth measured now).
+//            (frame bytes over the H2D bandwidth of the calibration at start).
 //   s44    - the 2012 paper's section 4.4: 4096 frames in chunks of 32, uniform luminance then
 //            degenerate frames, with the content-dependent global-atomics kernel (and the shared
 //            kernel): frames/s per half, non-streamed against adaptive, re-derivations.
@@ -12,8 +12,6 @@
 //                   [--kernel=shared|shared-atomic]
 // --kernel picks the privatized kernel of `sizes` (and of s44's shared rows): shared merges in
 // thread-block clusters where the device can, shared-atomic with global atomics after a memset.
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -28,16 +26,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "bench_args.hpp"
-#include "bench_check.hpp"
 #include "event_label.hpp"
 #include "streampipe/core/statistics.hpp"
 #include "streampipe/cuda/buffer.hpp"
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
-#include "streampipe/cuda/event.hpp"
 #include "streampipe/cuda/histogram.hpp"
 #include "streampipe/cuda/pipeline.hpp"
-#include "streampipe/cuda/stream.hpp"
 #include "streampipe/video/frame_source.hpp"
 #include "streampipe/video/histogram_cpu.hpp"
 
@@ -48,6 +43,15 @@ using video::FrameFormat;
 using video::PixelFormat;
 
 DeviceTraits g_traits;
+
+// Where a call fails, "histogram_bench: <what>: <error>" and exit 70 (bench_args.hpp).
+void OkOrExit(const absl::Status& st, const char* what) {
+  bench::OkOrExit(st, absl::StrCat("histogram_bench: ", what));
+}
+template <typename T>
+T ValueOrExit(absl::StatusOr<T> result, const char* what) {
+  return bench::ValueOrExit(std::move(result), absl::StrCat("histogram_bench: ", what));
+}
 std::int64_t g_frames = 2048;
 std::int64_t g_cont_batches = 1000;  // continuous runs: long enough to amortize start-up
 HistogramKernel g_shared = HistogramKernel::kShared;
@@ -57,7 +61,7 @@ PipelineOptions Options(const FrameFormat& f, std::int64_t batch, HistogramKerne
   o.in_bytes_per_item = static_cast<std::int64_t>(f.item_bytes());
   o.out_bytes_per_item = static_cast<std::int64_t>(kHistogramBytes);
   o.max_items_per_batch = batch;
-  o.launch = *HistogramLauncher(f, k);
+  o.launch = ValueOrExit(HistogramLauncher(f, k), "the histogram's launcher");
   o.max_streams = 64;
   o.traits = g_traits;
   o.adaptive.candidates.max_streams = 64;
@@ -65,34 +69,11 @@ PipelineOptions Options(const FrameFormat& f, std::int64_t batch, HistogramKerne
   return o;
 }
 
-// H2D bandwidth now, for the copy bound: median of 9 copies of `bytes` from pinned memory.
-double MeasureH2dGbps(std::size_t bytes) {
-  auto h = *PinnedBuffer<std::byte>::Create(bytes);
-  auto d = *DeviceBuffer<std::byte>::Create(bytes);
-  auto s = *Stream::Create();
-  auto a = *TimedEvent::Create();
-  auto b = *TimedEvent::Create();
-  std::vector<double> ms;
-  for (int r = 0; r < 12; ++r) {
-    (void)a.Record(s);
-    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(d.data(), h.data(), bytes, cudaMemcpyHostToDevice, s.get()));
-    (void)b.Record(s);
-    (void)b.Wait(std::chrono::milliseconds(10000));
-    if (r >= 3) ms.push_back(*ElapsedMs(a, b));
-  }
-  return static_cast<double>(bytes) / (Median(ms) * 1e6);
-}
-
-// Runs `batches` synchronous batches; returns device ms in total (optionally per batch).
+// Runs `batches` synchronous batches; returns their device ms in total.
 double SyncRun(StreamPipeline& p, const HostBatch& b, std::int64_t batches, std::optional<int> n) {
   double total = 0.0;
   for (std::int64_t i = 0; i < batches; ++i) {
-    absl::StatusOr<BatchStats> st = n ? p.Run(b, *n) : p.Run(b);
-    if (!st.ok()) {
-      std::cerr << st.status() << "\n";
-      return 1e30;
-    }
-    total += st->elapsed_ms;
+    total += ValueOrExit(n ? p.Run(b, *n) : p.Run(b), "a batch").elapsed_ms;
   }
   return total;
 }
@@ -141,10 +122,11 @@ void Sizes() {
     const FrameFormat f{.width = w, .height = h, .format = PixelFormat::kGray8};
     // The copy-bound rate: frame bytes over the H2D bandwidth (the calibrated G of large copies).
     const double gbps = 1e-6 / g_traits.h2d.ms_per_byte;
-    (void)MeasureH2dGbps;
     const double bound = gbps * 1e9 / static_cast<double>(f.item_bytes());
-    auto in = *PinnedBuffer<std::byte>::Create(kBatch * f.item_bytes());
-    auto out = *PinnedBuffer<std::byte>::Create(kBatch * kHistogramBytes);
+    PinnedBuffer<std::byte> in =
+        ValueOrExit(PinnedBuffer<std::byte>::Create(kBatch * f.item_bytes()), "pinned frames");
+    PinnedBuffer<std::byte> out = ValueOrExit(
+        PinnedBuffer<std::byte>::Create(kBatch * kHistogramBytes), "pinned histograms");
     video::SyntheticOptions so;
     so.width = w;
     so.height = h;
@@ -153,21 +135,23 @@ void Sizes() {
     }
     const HostBatch b{in.data(), out.data(), kBatch};
     const std::int64_t batches = g_frames / kBatch;
-    auto fixed = StreamPipeline::Create(Options(f, kBatch, g_shared));
-    (void)SyncRun(*fixed, b, 5, 1);
-    const double nonstream = SyncRun(*fixed, b, batches, 1);
+    StreamPipeline fixed =
+        ValueOrExit(StreamPipeline::Create(Options(f, kBatch, g_shared)), "a pipeline");
+    (void)SyncRun(fixed, b, 5, 1);
+    const double nonstream = SyncRun(fixed, b, batches, 1);
     double best = 1e30;
     int best_n = 1;
     for (int n : {1, 2, 4, 8, 16, 32, 64}) {
-      (void)SyncRun(*fixed, b, 3, n);
-      const double t = SyncRun(*fixed, b, batches, n);
+      (void)SyncRun(fixed, b, 3, n);
+      const double t = SyncRun(fixed, b, batches, n);
       if (t < best) {
         best = t;
         best_n = n;
       }
     }
-    auto adaptive = StreamPipeline::Create(Options(f, kBatch, g_shared));
-    const double adapt = SyncRun(*adaptive, b, batches, std::nullopt);
+    StreamPipeline adaptive =
+        ValueOrExit(StreamPipeline::Create(Options(f, kBatch, g_shared)), "a pipeline");
+    const double adapt = SyncRun(adaptive, b, batches, std::nullopt);
     // Continuous: 3 batches in flight.
     double cont[2] = {0, 0};
     int cont_n = 0;
@@ -175,18 +159,15 @@ void Sizes() {
       PipelineOptions o = Options(f, kBatch, g_shared);
       o.max_in_flight = 3;
       o.adaptive.steady_state = true;
-      auto p = StreamPipeline::Create(o);
+      StreamPipeline p = ValueOrExit(StreamPipeline::Create(o), "a pipeline");
       ContinuousOptions co;
       if (mode == 1) co.streams = 1;
       NullSink sink;
       ReplayFrames warm(f, 8, kBatch);
-      (void)p->RunContinuous(warm, sink, co);
+      OkOrExit(p.RunContinuous(warm, sink, co).status(), "a continuous run");
       ReplayFrames src(f, g_cont_batches, kBatch);
-      absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink, co);
-      if (!s.ok()) {
-        std::cerr << s.status() << "\n";
-        return;
-      }
+      absl::StatusOr<ContinuousSummary> s = p.RunContinuous(src, sink, co);
+      OkOrExit(s.status(), "a continuous run");
       cont[mode] = s->device_ms * static_cast<double>(batches) / static_cast<double>(s->batches);
       if (mode == 0) {
         cont_n = s->streams_changes.empty() ? 0 : s->streams_changes.back().second;
@@ -204,7 +185,7 @@ void Sizes() {
     auto fps = [&](double ms) { return fr / (ms / 1e3); };
     std::printf("%-10s %9.0f %10.0f %10.0f %6d %10.0f %10d %12.0f %12.0f %8.3f\n",
                 absl::StrFormat("%dx%d", w, h).c_str(), bound, fps(nonstream), fps(best), best_n,
-                fps(adapt), adaptive->chosen_streams(), fps(cont[0]), fps(cont[1]),
+                fps(adapt), adaptive.chosen_streams(), fps(cont[0]), fps(cont[1]),
                 fps(cont[0]) / bound);
     std::printf("           (continuous adaptive settled on n=%d; H2D %.1f GB/s)\n", cont_n, gbps);
   }
@@ -217,7 +198,7 @@ void ContinuousDiagnostics() {
   PipelineOptions o = Options(f, kBatch, g_shared);
   o.max_in_flight = 3;
   o.adaptive.steady_state = true;
-  auto p = StreamPipeline::Create(o);
+  StreamPipeline p = ValueOrExit(StreamPipeline::Create(o), "a pipeline");
   class LogSink : public BatchSink {
    public:
     absl::Status Consume(std::span<const std::byte>, const BatchStats& st) override {
@@ -234,8 +215,9 @@ void ContinuousDiagnostics() {
     }
   } sink;
   ReplayFrames src(f, 400, kBatch);
-  absl::StatusOr<ContinuousSummary> s = p->RunContinuous(src, sink);
-  if (s.ok()) {
+  absl::StatusOr<ContinuousSummary> s = p.RunContinuous(src, sink);
+  OkOrExit(s.status(), "a continuous run");
+  {
     std::printf("diag: %lld batches, device %.2f ms, %lld explored, %lld measured, %zu events\n",
                 static_cast<long long>(s->batches), s->device_ms,
                 static_cast<long long>(s->explored_batches),
@@ -259,37 +241,35 @@ void Section44() {
     so.frames = frames;
     so.pattern = video::SyntheticPattern::kSection44;
     // The whole sequence, generated once (pinned).
-    auto all = *PinnedBuffer<std::byte>::Create(frames * f.item_bytes());
+    PinnedBuffer<std::byte> all =
+        ValueOrExit(PinnedBuffer<std::byte>::Create(frames * f.item_bytes()), "pinned frames");
     for (std::int64_t i = 0; i < frames; ++i) {
       video::GenerateSyntheticFrame(so, i, f, all.span().subspan(i * f.item_bytes(), f.item_bytes()));
     }
-    auto out = *PinnedBuffer<std::byte>::Create(kChunk * kHistogramBytes);
+    PinnedBuffer<std::byte> out = ValueOrExit(
+        PinnedBuffer<std::byte>::Create(kChunk * kHistogramBytes), "pinned histograms");
     for (HistogramKernel k : {HistogramKernel::kGlobal, g_shared}) {
       for (int mode = 0; mode < 2; ++mode) {
-        auto p = StreamPipeline::Create(Options(f, kChunk, k));
+        StreamPipeline p = ValueOrExit(StreamPipeline::Create(Options(f, kChunk, k)), "a pipeline");
         double half[2] = {0, 0};
         std::string path;
         int last = -1;
         // Warm-up on the first chunk (not counted).
-        for (int i = 0; i < 3; ++i) (void)p->Run({all.data(), out.data(), kChunk}, 1);
+        for (int i = 0; i < 3; ++i) OkOrExit(p.Run({all.data(), out.data(), kChunk}, 1).status(), "a batch");
         for (std::int64_t c = 0; c < frames / kChunk; ++c) {
           const HostBatch b{all.data() + c * kChunk * f.item_bytes(), out.data(), kChunk};
-          absl::StatusOr<BatchStats> st = mode == 0 ? p->Run(b, 1) : p->Run(b);
-          if (!st.ok()) {
-            std::cerr << st.status() << "\n";
-            return;
-          }
-          half[c * kChunk < frames / 2 ? 0 : 1] += st->elapsed_ms;
-          if (st->streams != last) {
-            path += absl::StrFormat("%d ", st->streams);
-            last = st->streams;
+          const BatchStats st = ValueOrExit(mode == 0 ? p.Run(b, 1) : p.Run(b), "a batch");
+          half[c * kChunk < frames / 2 ? 0 : 1] += st.elapsed_ms;
+          if (st.streams != last) {
+            path += absl::StrFormat("%d ", st.streams);
+            last = st.streams;
           }
         }
         const double hf = static_cast<double>(frames / 2);
         std::printf("%-9s %-8s %-11s %12.0f %12.0f %8zu  %s\n",
                     absl::StrFormat("%dx%d", w, h).c_str(), HistogramKernelName(k),
                     mode == 0 ? "nonstreamed" : "adaptive", hf / (half[0] / 1e3),
-                    hf / (half[1] / 1e3), mode == 0 ? 0 : p->controller().events().size(),
+                    hf / (half[1] / 1e3), mode == 0 ? 0 : p.controller().events().size(),
                     mode == 0 ? "1" : path.c_str());
       }
     }

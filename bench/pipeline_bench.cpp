@@ -111,17 +111,19 @@ struct HandLoop {
   TimedEvent start, end;
   DeviceBuffer<float> d_in, d_out;
 
-  static HandLoop Make() {
+  static absl::StatusOr<HandLoop> Make() {
     HandLoop h;
     for (int i = 0; i < 128; ++i) {
-      h.streams.push_back(*Stream::Create());
-      h.done.push_back(*Event::Create());
+      STREAMPIPE_ASSIGN_OR_RETURN(Stream stream, Stream::Create());
+      STREAMPIPE_ASSIGN_OR_RETURN(Event done, Event::Create());
+      h.streams.push_back(std::move(stream));
+      h.done.push_back(std::move(done));
     }
-    h.origin = *Stream::Create();
-    h.start = *TimedEvent::Create();
-    h.end = *TimedEvent::Create();
-    h.d_in = *DeviceBuffer<float>::Create(kItems);
-    h.d_out = *DeviceBuffer<float>::Create(kItems);
+    STREAMPIPE_ASSIGN_OR_RETURN(h.origin, Stream::Create());
+    STREAMPIPE_ASSIGN_OR_RETURN(h.start, TimedEvent::Create());
+    STREAMPIPE_ASSIGN_OR_RETURN(h.end, TimedEvent::Create());
+    STREAMPIPE_ASSIGN_OR_RETURN(h.d_in, DeviceBuffer<float>::Create(kItems));
+    STREAMPIPE_ASSIGN_OR_RETURN(h.d_out, DeviceBuffer<float>::Create(kItems));
     return h;
   }
 
@@ -187,8 +189,9 @@ PipelineOptions AddScalarPipeline(std::int64_t items, int iters) {
 // points between runs).
 int g_iters = 1;
 
-StreamPipeline& SharedPipeline() {
-  static StreamPipeline* p = [] {
+// Created once; a failure is kept and fails every benchmark that uses it.
+absl::StatusOr<StreamPipeline>& SharedPipeline() {
+  static absl::StatusOr<StreamPipeline>* p = [] {
     PipelineOptions o = AddScalarPipeline(kItems, 1);
     o.launch = [](const LaunchArgs& a) -> absl::Status {
       STREAMPIPE_CUDA_RETURN_IF_ERROR(LaunchAddScalar(static_cast<const float*>(a.in),
@@ -196,7 +199,7 @@ StreamPipeline& SharedPipeline() {
                                                       g_iters, a.stream));
       return absl::OkStatus();
     };
-    return new StreamPipeline(*StreamPipeline::Create(o));
+    return new absl::StatusOr<StreamPipeline>(StreamPipeline::Create(o));
   }();
   return *p;
 }
@@ -208,8 +211,17 @@ void BM_Paired(benchmark::State& state) {
   }
   g_iters = static_cast<int>(state.range(0));
   const int n = static_cast<int>(state.range(1));
-  static HandLoop* h = new HandLoop(HandLoop::Make());
-  StreamPipeline& p = SharedPipeline();
+  static absl::StatusOr<HandLoop>* hand_loop = new absl::StatusOr<HandLoop>(HandLoop::Make());
+  if (!hand_loop->ok()) {
+    Fail(state, hand_loop->status());
+    return;
+  }
+  if (!SharedPipeline().ok()) {
+    Fail(state, SharedPipeline().status());
+    return;
+  }
+  HandLoop* h = &**hand_loop;
+  StreamPipeline& p = *SharedPipeline();
   const HostBatch batch{S().in.data(), S().out.data(), kItems};
   double issue_us = 0.0;
   // The pipeline's host issue time: Submit returns once the batch is enqueued.
@@ -391,16 +403,23 @@ void BM_DirectPageable(benchmark::State& state) {
   }
   static std::vector<float>* in = new std::vector<float>(S().in.data(), S().in.data() + kItems);
   static std::vector<float>* out = new std::vector<float>(kItems);
-  static DeviceBuffer<float>* d_in = new DeviceBuffer<float>(*DeviceBuffer<float>::Create(kItems));
-  static DeviceBuffer<float>* d_out = new DeviceBuffer<float>(*DeviceBuffer<float>::Create(kItems));
-  Stream s = *Stream::Create();
+  static auto* d_in = new absl::StatusOr<DeviceBuffer<float>>(DeviceBuffer<float>::Create(kItems));
+  static auto* d_out = new absl::StatusOr<DeviceBuffer<float>>(DeviceBuffer<float>::Create(kItems));
+  absl::StatusOr<Stream> stream = Stream::Create();
+  for (const absl::Status& st : {d_in->status(), d_out->status(), stream.status()}) {
+    if (!st.ok()) {
+      Fail(state, st);
+      return;
+    }
+  }
+  const Stream& s = *stream;
   auto once = [&] {
     const auto t0 = std::chrono::steady_clock::now();
-    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(d_in->data(), in->data(), kItems * sizeof(float),
+    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync((*d_in)->data(), in->data(), kItems * sizeof(float),
                                            cudaMemcpyHostToDevice, s.get()));
-    LaunchAddScalar(d_in->data(), d_out->data(), kItems, 1, s.get());
+    LaunchAddScalar((*d_in)->data(), (*d_out)->data(), kItems, 1, s.get());
     STREAMPIPE_BENCH_CHECK(cudaGetLastError());
-    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(out->data(), d_out->data(), kItems * sizeof(float),
+    STREAMPIPE_BENCH_CHECK(cudaMemcpyAsync(out->data(), (*d_out)->data(), kItems * sizeof(float),
                                            cudaMemcpyDeviceToHost, s.get()));
     STREAMPIPE_BENCH_CHECK(cudaStreamSynchronize(s.get()));
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
   o.in_bytes_per_item = static_cast<std::int64_t>(f.item_bytes());
   o.out_bytes_per_item = static_cast<std::int64_t>(kHistogramBytes);
   o.max_items_per_batch = kBatch;
-  o.launch = *HistogramLauncher(f, HistogramKernel::kShared);
+  o.launch = bench::ValueOrExit(HistogramLauncher(f, HistogramKernel::kShared),
+                                "soak: the histogram's launcher");
   o.max_in_flight = 3;
   o.traits = cal->profile.traits;
   o.adaptive.steady_state = true;
