@@ -21,17 +21,19 @@
 //   trace_replay SWEEP.csv TRACE.csv PROFILE.toml [--set=KEY=VALUE]... [--list=THRESHOLD]
 //
 // SWEEP.csv and TRACE.csv uncompressed (zcat them first); PROFILE.toml the profile the sweep ran
-// with (its settings name the fingerprint). `--set=adaptive.cap_slow_visits=false`: a config
-// key (docs/config.md) for the replayed controller, applied over the sweep's settings; a sweep
-// whose settings name no carry-far-visits (before session 42) is replayed without it, so that
+// with (its rows' settings name its fingerprint, and another profile is refused).
+// `--set=adaptive.cap_slow_visits=false`: a config key (docs/config.md) for the replayed
+// controller, applied over the sweep's settings; a sweep whose settings name no
+// carry-far-visits (before session 42) is replayed without it, so that
 // `--set=adaptive.carry_far_visits=true` and `=false` score that option as a pair.
 // `--list=0.10`: print every point whose error, replayed either way, exceeds it. A configuration
 // traced more than once (a sweep stopped after its trace and resumed) is replayed from its last
 // run; one the sweep's CSV lacks is reported and left out. Exit 0; 64 for bad flags; 66 for an
-// input that cannot be read (or no such profile); 65 for a malformed one, or where some
-// configuration was left out (not in the CSV; its settings name a controller key at a value
-// the key does not allow, said once per configuration; or its traced batches were not the ones
-// the controller planned: a trace of another controller).
+// input that cannot be read (or no such profile); 65 for a malformed one, for a profile other
+// than the one the rows name, or where some configuration was left out (not in the CSV; its
+// settings name a controller key at a value the key does not allow, said once per
+// configuration; or its traced batches were not the ones the controller planned: a trace of
+// another controller).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -311,6 +313,21 @@ int main(int argc, char** argv) {
     std::cerr << "trace_replay: " << profile.status().message() << "\n";
     return absl::IsNotFound(profile.status()) || absl::IsPermissionDenied(profile.status()) ? 66
                                                                                               : 65;
+  }
+  // The rows name the profile they were measured with (settings' `profile=`, since session
+  // 37): replaying them with another one would score another controller's start, quietly
+  // (run 258's first sweep with the H100's profile instead of the H200's it ran with: 1.14 %).
+  // `profile=calibrated` (the sweep calibrated itself; that profile was not kept) and rows
+  // from before the key are replayed with PROFILE.toml as given.
+  const std::string fingerprint = streampipe::DeviceProfileFingerprint(*profile);
+  for (const SweepPoint& p : *points) {
+    for (const auto& [key, value] : streampipe::ParseSweepSettings(p.settings)) {
+      if (key != "profile" || value == "calibrated" || value == fingerprint) continue;
+      std::cerr << "trace_replay: " << files[0] << " was measured with the profile " << value
+                << " (its rows' settings), and " << files[2] << " is " << fingerprint
+                << ": replay it with the profile the sweep ran with\n";
+      return 65;
+    }
   }
   std::map<SweepConfigKey, std::vector<SweepPoint>> configs;
   for (const SweepPoint& p : *points) configs[streampipe::ConfigKeyOf(p)].push_back(p);

@@ -13,6 +13,7 @@
 # carry-far-visits, so its settings replayed as they are reproduce its predictions within
 # 0.1 % in both modes only where a row without that key is replayed without the carry (with
 # it, 21 % in streams mode).
+# Last, the profile: a sweep replays with the one its rows name, and another is refused.
 #   trace_replay_test.sh TRACE_REPLAY REPO_ROOT
 set -u
 tool="$1"
@@ -66,5 +67,29 @@ for run in run229/1B2 run233/19; do
     fi
   done
 done
+# A sweep is replayed with the profile it ran with: run 258's first sweep ran on an H200 with
+# that card's profile (run 257's calibration) and replays within 0.1 % with it; run 229's
+# (the H100's profile) is refused with another profile, naming both fingerprints (before
+# session 46 it was replayed with it, quietly, and moved by up to 1.14 %).
+zcat "$root/docs/evidence/run258/sweep-1.csv.gz" > "$t/s.csv" || exit 1
+zcat "$root/docs/evidence/run258/trace-1.csv.gz" > "$t/t.csv" || exit 1
+out=$("$tool" "$t/s.csv" "$t/t.csv" "$root/docs/evidence/run257/h200-1.toml")
+rc=$?
+echo "== run258/1 (H200)"; echo "$out"
+[ "$rc" = 0 ] || { echo "FAIL: run258/1: exit $rc"; fails=$((fails + 1)); }
+for mode in graph streams; do
+  line=$(echo "$out" | grep "^$mode: 18 configurations, 144 points")
+  w=$(echo "$line" | sed -n 's/.*within \([0-9.]*\) % (options now).*/\1/p')
+  awk -v w="$w" 'BEGIN { exit !(w != "" && w <= 0.1) }' ||
+    { echo "FAIL: run258/1 $mode: replay within '$w' % (want <= 0.1)"; fails=$((fails + 1)); }
+done
+zcat "$root/docs/evidence/run229/sweep-1A1.csv.gz" > "$t/s.csv" || exit 1
+zcat "$root/docs/evidence/run229/trace-1A1.csv.gz" > "$t/t.csv" || exit 1
+err=$("$tool" "$t/s.csv" "$t/t.csv" "$root/docs/evidence/run257/h200-1.toml" 2>&1 >/dev/null)
+rc=$?
+echo "== run229/1A1 with the H200's profile: exit $rc: $err"
+[ "$rc" = 65 ] || { echo "FAIL: another profile: exit $rc (want 65)"; fails=$((fails + 1)); }
+echo "$err" | grep -q "was measured with the profile fnv1a64:51dd535dba0a7d8b (its rows' settings), and .*h200-1.toml is fnv1a64:b7007c8425344152" ||
+  { echo "FAIL: another profile: the message names not both fingerprints"; fails=$((fails + 1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]
