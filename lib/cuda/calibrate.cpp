@@ -674,7 +674,18 @@ absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int devic
       return p;
     }
     if (absl::IsFailedPrecondition(p.status())) {
-      if (why) *why = std::string(p.status().message());  // another device's or driver's
+      // Another card's profile is that card's data: refused, never written over (before
+      // session 46 it was, with this card's calibration). Another driver's, of this card, is a
+      // stale copy of this card's: calibrated again and replaced.
+      absl::StatusOr<DeviceProfile> theirs = ReadDeviceProfile(path);
+      if (theirs.ok() && theirs->traits.name != info.traits.name) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            path, ": the profile of '", theirs->traits.name, "', and device ", device, " is '",
+            info.traits.name, "': give this card's profile (streampipe calibrate --output=FILE) "
+            "or a path where none is yet, to calibrate and write it there; a profile of another "
+            "card is not written over"));
+      }
+      if (why) *why = std::string(p.status().message());  // this card's, another driver's
     } else if (!absl::IsNotFound(p.status())) {
       return p.status();  // a broken profile is an error, not a reason to overwrite it
     } else if (why) {

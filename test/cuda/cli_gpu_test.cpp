@@ -128,6 +128,32 @@ TEST_F(SweepCliGpuTest, AConfigFileGivesThePlanAndAFlagWinsOverIt) {
   EXPECT_NE(rows[2].find(",depth-first,4,"), std::string::npos) << rows[2];
 }
 
+// --profile naming another card's profile: refused with both cards named, before anything is
+// measured, and the file left byte for byte (before session 46 the sweep calibrated this card
+// and wrote over it).
+TEST_F(SweepCliGpuTest, AnotherCardsProfileIsRefusedAndKept) {
+  const std::string profile_text = testing::ReadFile(profile_);
+  const std::size_t name = profile_text.find("\nname = \"");
+  ASSERT_NE(name, std::string::npos) << profile_text;
+  std::string theirs = profile_text;
+  theirs.replace(name, profile_text.find('\n', name + 1) - name,
+                 "\nname = \"NVIDIA Imaginary X1\"");
+  const std::string card = dir_ + "/another-card.toml", csv = dir_ + "/sweep.csv";
+  std::ofstream(card) << theirs;
+  testing::CommandResult r = testing::RunCommand("timeout 300 " + kBin +
+                                                 " sweep --grid=quick --profile=" + card + kSmall +
+                                                 " --output=" + csv);
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find(card + ": the profile of 'NVIDIA Imaginary X1', and device 0 is '"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("a profile of another card is not written over"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::ReadFile(card), theirs);
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+}
+
 TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
   const std::string csv = dir_ + "/sweep.csv", partial = csv + ".partial";
   std::ofstream(csv) << "an earlier sweep\n";

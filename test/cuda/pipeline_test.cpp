@@ -7,7 +7,10 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <deque>
 #include <thread>
@@ -1316,6 +1319,49 @@ INSTANTIATE_TEST_SUITE_P(Issue, LauncherFailing,
                          [](const ::testing::TestParamInfo<IssueMode>& i) {
                            return std::string(IssueModeName(i.param));
                          });
+
+// A profile is a card's data. pipeline.profile naming another card's is an error that names
+// both cards, and the file stays byte for byte (before session 46 the pipeline calibrated this
+// card and wrote over it, and so did `streampipe sweep --profile`); this card's profile from
+// another driver is a stale copy: calibrated again and replaced, as the option says.
+TEST_F(PipelineTest, AnotherCardsProfileIsRefusedAndKept) {
+  absl::StatusOr<Calibration> cal = Calibrate({.quick = true, .inline_copies = false});
+  ASSERT_TRUE(cal.ok()) << cal.status();
+  absl::StatusOr<DeviceInfo> info = ReadDevice(0);
+  ASSERT_TRUE(info.ok()) << info.status();
+  const std::string path = ::testing::TempDir() + "/streampipe_another_card.toml";
+  auto read_all = [&] {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  DeviceProfile theirs = cal->profile;
+  theirs.traits.name = "NVIDIA Imaginary X1";
+  ASSERT_TRUE(WriteDeviceProfile(path, theirs).ok());
+  const std::string before = read_all();
+  PipelineOptions o = AddScalarOptions(1024, 1, IssueOrder::kDepthFirst);
+  o.traits.reset();
+  o.profile_path = path;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok()) << "another card's profile was used or replaced";
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kFailedPrecondition) << p.status();
+  EXPECT_NE(p.status().message().find("'NVIDIA Imaginary X1'"), std::string::npos) << p.status();
+  EXPECT_NE(p.status().message().find("'" + info->traits.name + "'"), std::string::npos)
+      << p.status();
+  EXPECT_EQ(read_all(), before) << "another card's profile was written over";
+
+  DeviceProfile stale = cal->profile;
+  stale.driver_version = 1;
+  ASSERT_TRUE(WriteDeviceProfile(path, stale).ok());
+  std::string why;
+  absl::StatusOr<DeviceProfile> again = LoadOrCalibrate(path, 0, /*save=*/true, &why);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_NE(why.find("calibrated"), std::string::npos) << why;
+  absl::StatusOr<DeviceProfile> written = ReadDeviceProfile(path);
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(written->driver_version, info->driver_version) << "the stale profile was not replaced";
+  EXPECT_EQ(written->traits.name, info->traits.name);
+  std::remove(path.c_str());
+}
 
 }  // namespace
 }  // namespace streampipe

@@ -159,8 +159,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
 // made on another device or driver, ReadDeviceProfile's errors otherwise. Never calibrates.
 absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const DeviceInfo& device);
 
-// The profile at `path` if it exists and matches this device and driver; otherwise calibrates
-// (and, if `save`, writes the profile). `why` (optional) tells which happened.
+// The profile at `path` if it exists and matches this device and driver; FailedPrecondition
+// (naming both cards) where it is another card's, which is left as it is; otherwise (no file,
+// or this card's profile from another driver) calibrates and, if `save`, writes the profile.
+// `why` (optional) tells which happened.
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
                                               std::string* why = nullptr);
 

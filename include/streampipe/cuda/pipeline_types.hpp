@@ -83,9 +83,11 @@ struct PipelineOptions {
   // Automatic mode (Run without n).
   std::string model = "auto";            // a model name (docs/models.md) or "auto"
   std::optional<DeviceTraits> traits;    // calibrated traits, if you have them; else
-  std::string profile_path;              // a profile from streampipe calibrate (used if it
-                                         // matches this device and driver, else calibrated
-                                         // and written); else a quick calibration at Create
+  std::string profile_path;              // a profile from streampipe calibrate: used if it
+                                         // matches this device and driver; another card's is
+                                         // an error (and kept); missing or another driver's:
+                                         // calibrated and written. Empty: a quick calibration
+                                         // at Create
   AdaptiveOptions adaptive;              // bounds on n (max_streams caps them), drift
                                          // detection, exploration, on-line calibration
   std::string event_log;                 // append re-derivation events here as JSON lines
