@@ -129,10 +129,11 @@ struct HandLoop {
 
   // Issues one batch, waits for it; returns its event time (ms) and sets *issue_us to the host
   // time the issue took. With g_join_after every stream joins the origin after the whole batch
-  // is issued, as probe.cu does; otherwise each stream joins right after its own work.
-  double Batch(const float* in, float* out, int iters, int n, double* issue_us) {
+  // is issued, as probe.cu does; otherwise each stream joins right after its own work. A failed
+  // copy or launch exits 70 at once (STREAMPIPE_BENCH_CHECK); a failed event or wait is returned.
+  absl::StatusOr<double> Batch(const float* in, float* out, int iters, int n, double* issue_us) {
     const auto t0 = std::chrono::steady_clock::now();
-    (void)start.Record(origin);
+    STREAMPIPE_RETURN_IF_ERROR(start.Record(origin));
     const std::int64_t base = kItems / n;
     const std::int64_t rem = kItems % n;
     for (int k = 0; k < n; ++k) {
@@ -150,11 +151,12 @@ struct HandLoop {
     if (g_join_after) {
       for (int k = 0; k < n; ++k) Join(k);
     }
-    (void)end.Record(origin);
+    STREAMPIPE_RETURN_IF_ERROR(end.Record(origin));
     *issue_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
                     .count();
-    (void)end.Wait(std::chrono::milliseconds(60000));
-    return *ElapsedMs(start, end);
+    STREAMPIPE_RETURN_IF_ERROR(end.Wait(std::chrono::milliseconds(60000)));
+    STREAMPIPE_ASSIGN_OR_RETURN(float ms, ElapsedMs(start, end));
+    return ms;
   }
 
   void Join(int k) {
@@ -234,7 +236,11 @@ void BM_Paired(benchmark::State& state) {
     return absl::OkStatus();
   };
   for (int w = 0; w < kWarmup; ++w) {
-    h->Batch(S().in.data(), S().out.data(), g_iters, n, &issue_us);
+    if (absl::StatusOr<double> t = h->Batch(S().in.data(), S().out.data(), g_iters, n, &issue_us);
+        !t.ok()) {
+      Fail(state, t.status());
+      return;
+    }
     double ms = 0.0;
     if (absl::Status st = run_pipeline(&ms, &issue_us); !st.ok()) {
       Fail(state, st);
@@ -250,7 +256,12 @@ void BM_Paired(benchmark::State& state) {
     double ip = 0.0;
     for (int order = 0; order < 2; ++order) {
       if ((order == 0) == hand_first) {
-        th = h->Batch(S().in.data(), S().out.data(), g_iters, n, &ih);
+        absl::StatusOr<double> t = h->Batch(S().in.data(), S().out.data(), g_iters, n, &ih);
+        if (!t.ok()) {
+          Fail(state, t.status());
+          return;
+        }
+        th = *t;
       } else if (absl::Status st = run_pipeline(&tp, &ip); !st.ok()) {
         Fail(state, st);
         return;
@@ -299,7 +310,12 @@ void BM_Automatic(benchmark::State& state) {
     return;
   }
   const HostBatch batch{S().in.data(), S().out.data(), kItems};
-  for (int w = 0; w < kWarmup; ++w) (void)p->Run(batch);
+  for (int w = 0; w < kWarmup; ++w) {
+    if (absl::StatusOr<BatchStats> st = p->Run(batch); !st.ok()) {
+      Fail(state, st.status());
+      return;
+    }
+  }
   std::vector<double> ms;
   for (auto _ : state) {
     absl::StatusOr<BatchStats> st = p->Run(batch);
@@ -333,7 +349,12 @@ void BM_PipelinePageable(benchmark::State& state) {
     return;
   }
   const HostBatch batch{in->data(), out->data(), kItems};
-  for (int w = 0; w < kWarmup; ++w) (void)p->Run(batch, n);
+  for (int w = 0; w < kWarmup; ++w) {
+    if (absl::StatusOr<BatchStats> st = p->Run(batch, n); !st.ok()) {
+      Fail(state, st.status());
+      return;
+    }
+  }
   std::vector<double> ms;
   for (auto _ : state) {
     // Wall time: the host-side staging copies are part of the cost.
@@ -372,7 +393,12 @@ void BM_IssueMode(benchmark::State& state) {
     return;
   }
   const HostBatch batch{S().in.data(), S().out.data(), kTiny};
-  for (int w = 0; w < kWarmup; ++w) (void)p->Run(batch, n);
+  for (int w = 0; w < kWarmup; ++w) {
+    if (absl::StatusOr<BatchStats> st = p->Run(batch, n); !st.ok()) {
+      Fail(state, st.status());
+      return;
+    }
+  }
   std::vector<double> issue, ms;
   for (auto _ : state) {
     absl::StatusOr<BatchStats> st = p->Run(batch, n);

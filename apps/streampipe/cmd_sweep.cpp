@@ -1146,8 +1146,9 @@ int RunSweep(const std::vector<std::string>& args) {
   if (!device_info.ok()) return Fail(kCommand, kExitSoftware, device_info.status());
   std::string profile_fingerprint;
   if (!profile.empty()) {
-    // A resumed sweep measures with the profile the stopped one used, as it is: where it cannot
-    // be read or is another device's, calibrating (and writing it) would only end in a refusal.
+    // A resumed sweep measures with the profile the stopped one used, as it is: where it is
+    // missing or this card's from another driver, calibrating (and writing it) would only end
+    // in a refusal; another card's is refused by either path.
     absl::StatusOr<DeviceProfile> p =
         resume ? LoadDeviceProfile(profile, *device_info) : LoadOrCalibrate(profile, 0, true);
     if (!p.ok() && resume) {
@@ -1156,7 +1157,8 @@ int RunSweep(const std::vector<std::string>& args) {
                                "; but a resumed sweep reads its profile as it is and does not "
                                "calibrate one, since its rows must be measured with the stopped "
                                "sweep's: to measure with a new profile, start the sweep again "
-                               "without --resume"));
+                               "without --resume (with this card's profile, or a path where "
+                               "none is yet)"));
     }
     if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
     s.traits = p->traits;

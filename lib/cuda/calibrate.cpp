@@ -7,6 +7,7 @@
 #include <cmath>
 #include <ctime>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "absl/algorithm/container.h"
@@ -655,39 +656,48 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   return cal;
 }
 
-absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const DeviceInfo& device) {
-  STREAMPIPE_ASSIGN_OR_RETURN(DeviceProfile p, ReadDeviceProfile(path));
-  STREAMPIPE_RETURN_IF_ERROR(
-      CheckProfileMatches(p, device.traits.name, device.driver_version));
-  // The profile's parameters, with what the runtime says now about queues and engines.
+namespace {
+
+// A profile read from a file, as the pipeline uses it on `device`: checked against its name and
+// driver, with what the runtime says now about queues and engines.
+absl::StatusOr<DeviceProfile> OnThisDevice(DeviceProfile p, const DeviceInfo& device) {
+  STREAMPIPE_RETURN_IF_ERROR(CheckProfileMatches(p, device.traits.name, device.driver_version));
   p.traits.hardware_queues = device.traits.hardware_queues;
   return p;
+}
+
+}  // namespace
+
+absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const DeviceInfo& device) {
+  STREAMPIPE_ASSIGN_OR_RETURN(DeviceProfile p, ReadDeviceProfile(path));
+  return OnThisDevice(std::move(p), device);
 }
 
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
                                               std::string* why) {
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(device));
   if (!path.empty()) {
-    absl::StatusOr<DeviceProfile> p = LoadDeviceProfile(path, info);
-    if (p.ok()) {
-      if (why) *why = absl::StrCat("loaded ", path);
-      return p;
-    }
-    if (absl::IsFailedPrecondition(p.status())) {
+    // Read once: what is judged is what would be written over.
+    absl::StatusOr<DeviceProfile> read = ReadDeviceProfile(path);
+    if (read.ok() && read->traits.name != info.traits.name) {
       // Another card's profile is that card's data: refused, never written over (before
-      // session 46 it was, with this card's calibration). Another driver's, of this card, is a
-      // stale copy of this card's: calibrated again and replaced.
-      absl::StatusOr<DeviceProfile> theirs = ReadDeviceProfile(path);
-      if (theirs.ok() && theirs->traits.name != info.traits.name) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            path, ": the profile of '", theirs->traits.name, "', and device ", device, " is '",
-            info.traits.name, "': give this card's profile (streampipe calibrate --output=FILE) "
-            "or a path where none is yet, to calibrate and write it there; a profile of another "
-            "card is not written over"));
+      // session 46 it was, with this card's calibration).
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, ": the profile of '", read->traits.name, "', and device ", device, " is '",
+          info.traits.name, "': give this card's profile (streampipe calibrate --output=FILE) "
+          "or a path where none is yet, to calibrate and write it there; a profile of another "
+          "card is not written over"));
+    }
+    if (read.ok()) {
+      absl::StatusOr<DeviceProfile> p = OnThisDevice(*std::move(read), info);
+      if (p.ok()) {
+        if (why) *why = absl::StrCat("loaded ", path);
+        return p;
       }
-      if (why) *why = std::string(p.status().message());  // this card's, another driver's
-    } else if (!absl::IsNotFound(p.status())) {
-      return p.status();  // a broken profile is an error, not a reason to overwrite it
+      // This card's from another driver: a stale copy, calibrated again and replaced.
+      if (why) *why = std::string(p.status().message());
+    } else if (!absl::IsNotFound(read.status())) {
+      return read.status();  // a broken profile is an error, not a reason to overwrite it
     } else if (why) {
       *why = absl::StrCat(path, " does not exist");
     }
