@@ -350,8 +350,13 @@ int RunHistogram(const std::vector<std::string>& args) {
     }
     // One calibration for every pipeline of the run (one per frame format).
     if (!cfg.config.profile.empty()) {
-      absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(cfg.config.profile, cfg.config.device, true);
+      std::string why;  // where it calibrated, said, with where it wrote the profile
+      absl::StatusOr<DeviceProfile> p =
+          LoadOrCalibrate(cfg.config.profile, cfg.config.device, true, &why);
       if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+      if (!quiet && !why.empty() && why.rfind("loaded ", 0) != 0) {
+        std::cerr << "streampipe histogram: pipeline.profile: " << why << "\n";
+      }
       traits = p->traits;
     } else {
       CalibrationOptions co;

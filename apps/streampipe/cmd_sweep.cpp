@@ -1149,8 +1149,9 @@ int RunSweep(const std::vector<std::string>& args) {
     // A resumed sweep measures with the profile the stopped one used, as it is: where it is
     // missing or this card's from another driver, calibrating (and writing it) would only end
     // in a refusal; another card's is refused by either path.
-    absl::StatusOr<DeviceProfile> p =
-        resume ? LoadDeviceProfile(profile, *device_info) : LoadOrCalibrate(profile, 0, true);
+    std::string why;  // a fresh sweep that calibrated says so, and where it wrote the profile
+    absl::StatusOr<DeviceProfile> p = resume ? LoadDeviceProfile(profile, *device_info)
+                                             : LoadOrCalibrate(profile, 0, true, &why);
     if (!p.ok() && resume) {
       return Fail(kCommand, absl::IsNotFound(p.status()) ? kExitNoInput : kExitConfig,
                   absl::StrCat("--resume: ", profile_flag, ": ", p.status().message(),
@@ -1161,6 +1162,9 @@ int RunSweep(const std::vector<std::string>& args) {
                                "none is yet)"));
     }
     if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+    if (!why.empty() && why.rfind("loaded ", 0) != 0) {
+      std::cerr << "streampipe sweep: " << profile_flag << ": " << why << "\n";
+    }
     s.traits = p->traits;
     profile_fingerprint = DeviceProfileFingerprint(*p);
   }

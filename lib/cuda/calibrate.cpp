@@ -676,6 +676,7 @@ absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const D
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
                                               std::string* why) {
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(device));
+  bool stale = false;  // this card's profile from another driver
   if (!path.empty()) {
     // Read once: what is judged is what would be written over.
     absl::StatusOr<DeviceProfile> read = ReadDeviceProfile(path);
@@ -689,13 +690,18 @@ absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int devic
           "card is not written over"));
     }
     if (read.ok()) {
+      const int made_with = read->driver_version;
       absl::StatusOr<DeviceProfile> p = OnThisDevice(*std::move(read), info);
       if (p.ok()) {
         if (why) *why = absl::StrCat("loaded ", path);
         return p;
       }
       // This card's from another driver: a stale copy, calibrated again and replaced.
-      if (why) *why = std::string(p.status().message());
+      stale = true;
+      if (why) {
+        *why = absl::StrCat(path, ": this card's profile from driver ", made_with,
+                            " (the driver now is ", info.driver_version, ")");
+      }
     } else if (!absl::IsNotFound(read.status())) {
       return read.status();  // a broken profile is an error, not a reason to overwrite it
     } else if (why) {
@@ -706,7 +712,11 @@ absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int devic
   o.device = device;
   STREAMPIPE_ASSIGN_OR_RETURN(Calibration c, Calibrate(o));
   if (save && !path.empty()) STREAMPIPE_RETURN_IF_ERROR(WriteDeviceProfile(path, c.profile));
-  if (why) *why += "; calibrated";
+  if (why) {
+    const bool written = save && !path.empty();
+    *why += stale ? (written ? ": calibrated again and written over" : ": calibrated again")
+                  : (written ? ": calibrated and written there" : ": calibrated");
+  }
   return c.profile;
 }
 

@@ -152,6 +152,23 @@ TEST_F(SweepCliGpuTest, AnotherCardsProfileIsRefusedAndKept) {
   EXPECT_EQ(testing::ReadFile(card), theirs);
   EXPECT_FALSE(std::filesystem::exists(csv));
   EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+  // This card's profile from another driver: calibrated again and written over, and said.
+  const std::size_t driver = profile_text.find("\ndriver_version = ");
+  ASSERT_NE(driver, std::string::npos) << profile_text;
+  std::string stale = profile_text;
+  stale.replace(driver, profile_text.find('\n', driver + 1) - driver, "\ndriver_version = 1");
+  const std::string old_driver = dir_ + "/old-driver.toml";
+  std::ofstream(old_driver) << stale;
+  r = testing::RunCommand("timeout 300 " + kBin + " sweep --grid=quick --profile=" + old_driver +
+                          kSmall + " --output=" + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("streampipe sweep: --profile: " + old_driver +
+                       ": this card's profile from driver 1 (the driver now is "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("): calibrated again and written over\n"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::ReadFile(old_driver).find("\ndriver_version = 1\n"), std::string::npos)
+      << "the stale profile was not written over";
 }
 
 TEST_F(SweepCliGpuTest, ASweepStoppedPartWayKeepsTheRowsItMeasured) {
