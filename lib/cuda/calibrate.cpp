@@ -714,6 +714,7 @@ absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int devic
   if (save && !path.empty()) STREAMPIPE_RETURN_IF_ERROR(WriteDeviceProfile(path, c.profile));
   if (why) {
     const bool written = save && !path.empty();
+    if (path.empty()) *why = "no profile";
     *why += stale ? (written ? ": calibrated again and written over" : ": calibrated again")
                   : (written ? ": calibrated and written there" : ": calibrated");
   }
