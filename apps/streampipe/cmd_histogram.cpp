@@ -354,7 +354,7 @@ int RunHistogram(const std::vector<std::string>& args) {
       absl::StatusOr<DeviceProfile> p =
           LoadOrCalibrate(cfg.config.profile, cfg.config.device, true, &why);
       if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
-      if (!quiet && !why.empty() && why.rfind("loaded ", 0) != 0) {
+      if (!quiet && !why.empty()) {
         std::cerr << "streampipe histogram: pipeline.profile: " << why << "\n";
       }
       traits = p->traits;

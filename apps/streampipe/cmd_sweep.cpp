@@ -1162,7 +1162,7 @@ int RunSweep(const std::vector<std::string>& args) {
                                "none is yet)"));
     }
     if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
-    if (!why.empty() && why.rfind("loaded ", 0) != 0) {
+    if (!why.empty()) {
       std::cerr << "streampipe sweep: " << profile_flag << ": " << why << "\n";
     }
     s.traits = p->traits;

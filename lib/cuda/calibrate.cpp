@@ -675,6 +675,7 @@ absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const D
 
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
                                               std::string* why) {
+  if (why) why->clear();  // empty where the profile is loaded
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(device));
   bool stale = false;  // this card's profile from another driver
   if (!path.empty()) {
@@ -692,10 +693,7 @@ absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int devic
     if (read.ok()) {
       const int made_with = read->driver_version;
       absl::StatusOr<DeviceProfile> p = OnThisDevice(*std::move(read), info);
-      if (p.ok()) {
-        if (why) *why = absl::StrCat("loaded ", path);
-        return p;
-      }
+      if (p.ok()) return p;
       // This card's from another driver: a stale copy, calibrated again and replaced.
       stale = true;
       if (why) {

@@ -1361,6 +1361,12 @@ TEST_F(PipelineTest, AnotherCardsProfileIsRefusedAndKept) {
   ASSERT_TRUE(written.ok()) << written.status();
   EXPECT_EQ(written->driver_version, info->driver_version) << "the stale profile was not replaced";
   EXPECT_EQ(written->traits.name, info->traits.name);
+  // Now this card's and this driver's: loaded as it is, with nothing to say.
+  const std::string rewritten = read_all();
+  absl::StatusOr<DeviceProfile> loaded = LoadOrCalibrate(path, 0, /*save=*/true, &why);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(why, "") << "a loaded profile reported as calibrated";
+  EXPECT_EQ(read_all(), rewritten) << "a matching profile was written again";
   std::remove(path.c_str());
 }
 

@@ -162,9 +162,9 @@ absl::StatusOr<DeviceProfile> LoadDeviceProfile(const std::string& path, const D
 // The profile at `path` if it exists and matches this device and driver; FailedPrecondition
 // (naming both cards) where it is another card's, which is left as it is; otherwise (no file,
 // or this card's profile from another driver) calibrates and, if `save`, writes the profile.
-// `why` (optional) tells which happened: "loaded PATH", "PATH does not exist: calibrated and
-// written there", or "PATH: this card's profile from driver D (the driver now is E): calibrated
-// again and written over".
+// `why` (optional) is empty where the profile was loaded, and where it calibrated says why and
+// where it wrote: "PATH does not exist: calibrated and written there", or "PATH: this card's
+// profile from driver D (the driver now is E): calibrated again and written over".
 absl::StatusOr<DeviceProfile> LoadOrCalibrate(const std::string& path, int device, bool save,
                                               std::string* why = nullptr);
 
