@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
@@ -184,6 +185,23 @@ namespace streampipe::cli {
 
 int Fail(std::string_view command, int code, const absl::Status& status) {
   return Fail(command, code, std::string_view(status.message().data(), status.message().size()));
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
+    return std::filesystem::equivalent(a, b, ec) && !ec;
+  }
+  // Absolute first: libstdc++'s weakly_canonical leaves a relative path none of whose parts
+  // exists as it is ("o.csv"), where it resolves "./o.csv" to "/dir/o.csv".
+  const auto canonical = [&ec](const std::string& p) {
+    const std::filesystem::path abs = std::filesystem::absolute(p, ec);
+    return ec ? std::filesystem::path() : std::filesystem::weakly_canonical(abs, ec);
+  };
+  const std::filesystem::path ca = canonical(a);
+  if (ec) return a == b;
+  const std::filesystem::path cb = canonical(b);
+  return ec ? a == b : ca == cb;
 }
 
 }  // namespace streampipe::cli

@@ -90,6 +90,10 @@ int Fail(std::string_view command, int code, std::string_view message);
 // The same with the message of a Status.
 int Fail(std::string_view command, int code, const absl::Status& status);
 
+// Do two paths name one file: the same path, or two names of one existing file (a link, "./",
+// "a/../")? An output opened over its own input would empty it before it is read.
+bool SameFile(const std::string& a, const std::string& b);
+
 }  // namespace streampipe::cli
 
 #endif  // STREAMPIPE_APPS_CLI_HPP_

@@ -222,7 +222,9 @@ int RunHistogram(const std::vector<std::string>& args) {
   fs.Add("output", &output, "output file; - for stdout");
   fs.Add("width", &width, "raw input (or synthetic) frame width");
   fs.Add("height", &height, "raw input (or synthetic) frame height");
-  fs.Add("pixel-format", &pixel_format, "raw input: gray8 or rgb24 (synthetic: likewise)");
+  fs.Add("pixel-format", &pixel_format,
+         "raw input: gray8 (gray), rgb24, yuv420 (yuv420p), yuv422 (yuv422p), yuv444 (yuv444p) "
+         "or mono; synthetic: gray8 or rgb24");
   fs.Add("synthetic", &synthetic,
          "no INPUT; generate frames: section44 (uniform, then degenerate: the 2012 paper's "
          "section 4.4), scene-cuts, resolution-changes");
@@ -279,9 +281,37 @@ int RunHistogram(const std::vector<std::string>& args) {
     return Fail(kCommand, kExitUsage,
                 absl::StrCat("one INPUT expected, got '", fs.positional()[1], "' too"));
   }
-  if (have_input == !synthetic.empty()) {
+  if (!have_input && synthetic.empty()) {
     return Fail(kCommand, kExitUsage,
-                "give an INPUT (a file or - for stdin) or --synthetic=PATTERN, not both");
+                "no input: give an INPUT (a file, or - for stdin) or --synthetic=PATTERN");
+  }
+  if (have_input && !synthetic.empty()) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("give an INPUT or --synthetic=PATTERN, not both (INPUT '",
+                             fs.positional()[0], "', --synthetic=", synthetic, ")"));
+  }
+  if (!synthetic.empty() && frames < 0) {
+    return Fail(kCommand, kExitUsage, absl::StrCat("--frames=", frames, ": must be >= 0"));
+  }
+  // Two of the input, the output and the trace naming one file: opening an output empties it,
+  // so the input would be lost before it was read (before session 47: exit 0, "0 frames", the
+  // input left empty), or one output written over the other.
+  {
+    std::vector<std::pair<std::string, std::string>> files;  // what, path
+    if (have_input && fs.positional()[0] != "-") files.emplace_back("INPUT", fs.positional()[0]);
+    if (!output.empty() && output != "-") files.emplace_back("--output", output);
+    if (!trace_path.empty()) files.emplace_back("--trace", trace_path);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      for (std::size_t j = i + 1; j < files.size(); ++j) {
+        if (!SameFile(files[i].second, files[j].second)) continue;
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat(files[j].first, "=", files[j].second, " and ", files[i].first,
+                                 " '", files[i].second, "' name one file; ",
+                                 i == 0 && have_input && files[0].first == "INPUT"
+                                     ? "writing it would empty the input before it is read"
+                                     : "each output needs its own"));
+      }
+    }
   }
   ConfigResult cfg = LoadConfig(kCommand, config_path, fs);
   if (cfg.exit_code != kExitOk) return cfg.exit_code;

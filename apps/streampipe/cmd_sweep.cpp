@@ -659,18 +659,6 @@ int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summar
   return kExitOk;
 }
 
-// Do two paths name one file (the same path, or two names of one existing file)?
-bool SameFile(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
-    return std::filesystem::equivalent(a, b, ec) && !ec;
-  }
-  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ec);
-  if (ec) return a == b;
-  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, ec);
-  return ec ? a == b : ca == cb;
-}
-
 // The summary of a sweep measured before: `streampipe sweep --from=CSV [--summary=MD]`.
 int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   if (!summary_path.empty() && SameFile(csv_path, summary_path)) {

@@ -533,6 +533,11 @@ TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
   r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --summary=" + dir + "/./x.csv");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--output and --summary name one file"), std::string::npos) << r.err;
+  // Relative names of files that do not exist yet (libstdc++'s weakly_canonical left "y.csv"
+  // as it was and made "./y.csv" absolute: not caught before session 47).
+  r = RunCommand("cd " + dir + " && " + kBin + " sweep --output=y.csv --summary=./y.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output and --summary name one file"), std::string::npos) << r.err;
   r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --adaptive-trace=" + dir + "/x.csv");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--output and --adaptive-trace name one file"), std::string::npos)
