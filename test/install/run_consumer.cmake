@@ -24,3 +24,12 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "consumer run failed (${rc}): ${out}")
 endif()
 message(STATUS "consumer: ${out}")
+# README's example wrapped in a .cu file (built where the consumer found nvcc): with a GPU its
+# batches are checked against the CPU (0); without one, Create says there is none (3).
+if(EXISTS ${WORK_DIR}/build/wrap_kernel)
+  execute_process(COMMAND ${WORK_DIR}/build/wrap_kernel RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  if(NOT (rc EQUAL 0 OR (rc EQUAL 3 AND out MATCHES "no CUDA device")))
+    message(FATAL_ERROR "wrap_kernel failed (${rc}): ${out}")
+  endif()
+  message(STATUS "wrap_kernel: ${out}")
+endif()
