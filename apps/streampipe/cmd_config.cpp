@@ -24,7 +24,17 @@ int RunConfig(const std::vector<std::string>& args) {
           fs.ParseCommandLine(args, false, "(give the file as --config=FILE)")) {
     return *done;
   }
+  if (fs.WasSet("config") && path.empty()) {
+    // (An unset variable in `--config=$FILE` printed the defaults, exit 0, as if a file passed.)
+    return Fail(kCommand, kExitUsage, "--config is empty; give the file to check");
+  }
   if (markdown) {
+    // The reference of every key, not of a file: a file or a key beside it would not be checked.
+    if (fs.WasSet("config") || !fs.overrides().empty()) {
+      return Fail(kCommand, kExitUsage,
+                  "--markdown prints the reference of every key; it checks no --config file and "
+                  "takes no key flags (run them without --markdown)");
+    }
     std::cout << PipelineConfigMarkdown();
     return kExitOk;
   }

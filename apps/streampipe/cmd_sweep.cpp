@@ -893,11 +893,6 @@ int RunSweep(const std::vector<std::string>& args) {
                                                 plan.adaptive_batches, " beside it")
                                  : named(batches)));
   }
-  if (print_config) {
-    std::cout << SweepPlanToml(plan);
-    return kExitOk;
-  }
-
   Settings s;
   s.plan = plan;
   s.adaptive_max_batches = plan.adaptive_max_batches;
@@ -931,6 +926,13 @@ int RunSweep(const std::vector<std::string>& args) {
                                  a, "'; each output needs its own"));
       }
     }
+  }
+  // The plan is printed once it is one the sweep would run: its outputs checked too (before
+  // session 47 an empty --output or two outputs of one file printed, exit 0, a file that
+  // --config then refused).
+  if (print_config) {
+    std::cout << SweepPlanToml(plan);
+    return kExitOk;
   }
   const std::int64_t batch_frames = plan.batch_frames;
   const double size_mib = plan.size_mib;

@@ -114,7 +114,10 @@ std::string DeviceProfileFingerprint(const DeviceProfile& profile) {
   // The values alone, without the help comments (another build may word them otherwise), hashed
   // with FNV-1a, 64 bits: stable across builds and runs (absl::Hash is not).
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : DeviceProfileSchema().Write(values, /*with_help=*/false)) {
+  // Numbers with 17 digits, as profiles were written before session 47: the fingerprints that
+  // sweeps' rows record (and --resume and bench/trace_replay compare) stay what they were.
+  for (const unsigned char c : DeviceProfileSchema().Write(values, /*with_help=*/false,
+                                                           detail::TomlNumbers::kSeventeenDigits)) {
     h ^= c;
     h *= 0x100000001b3ULL;
   }

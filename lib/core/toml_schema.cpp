@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -67,9 +68,34 @@ const char* NodeTypeName(const toml::node& n) {
   }
 }
 
+// The shortest text that reads back as exactly `v` (0.05, not 0.050000000000000003); "inf",
+// "-inf", "nan" as TOML writes them.
+std::string Shortest(double v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  if (ec != std::errc()) return absl::StrFormat("%.17g", v);
+  return std::string(buf, end);
+}
+
+std::string FormatNumber(double v, TomlNumbers numbers) {
+  std::string s;
+  if (numbers == TomlNumbers::kShortest) {
+    s = Shortest(v);
+  } else {
+    std::ostringstream os;
+    os.precision(17);
+    os << v;
+    s = os.str();
+  }
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a TOML float
+  return s;
+}
+
 std::string Render(const toml::node& n) {
   std::ostringstream os;
-  if (const auto* s = n.as_string()) {
+  if (const auto* d = n.as_floating_point()) {
+    os << FormatNumber(d->get(), TomlNumbers::kShortest);
+  } else if (const auto* s = n.as_string()) {
     os << '"' << s->get() << '"';
   } else if (n.is_table()) {
     os << "{...}";
@@ -81,15 +107,6 @@ std::string Render(const toml::node& n) {
     });
   }
   return os.str();
-}
-
-std::string FormatNumber(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  std::string s = os.str();
-  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a TOML float
-  return s;
 }
 
 // A TOML basic string. JSON's string escapes are TOML's too, so JsonWriter's escaper writes it
@@ -548,7 +565,8 @@ absl::Status ReadToml(std::string_view text, std::string_view file,
   return absl::OkStatus();
 }
 
-std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool with_help) {
+std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool with_help,
+                      TomlNumbers numbers) {
   // Group keys by table, in schema order of first appearance.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const TomlKey*>> by_table;
@@ -567,7 +585,7 @@ std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool
       const std::string name = dot == std::string::npos ? k->path : k->path.substr(dot + 1);
       const TomlValue v = k->get(target);
       std::string value;
-      if (const double* d = std::get_if<double>(&v)) value = FormatNumber(*d);
+      if (const double* d = std::get_if<double>(&v)) value = FormatNumber(*d, numbers);
       if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) value = absl::StrCat(*i);
       if (const bool* b = std::get_if<bool>(&v)) value = *b ? "true" : "false";
       if (const std::string* s = std::get_if<std::string>(&v)) value = Quote(*s);

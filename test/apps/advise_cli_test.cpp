@@ -558,7 +558,7 @@ TEST(AdviseCliTest, AStdoutThatCannotBeWrittenIsAnIoError) {
   for (const std::string& cmd :
        {std::string(" config"), std::string(" config --markdown"),
         std::string(" advise --h2d-ms=1 --kernel-ms=1 --d2h-ms=1"),
-        std::string(" sweep --print-config")}) {
+        std::string(" sweep --print-config"), std::string(" help")}) {
     // (In a shell of its own: RunCommand redirects the outer command's stdout.)
     CommandResult r = RunCommand("bash -c '" + kBin + cmd + " >/dev/full'");
     EXPECT_EQ(r.exit_code, 74) << cmd << ": " << r.err;
@@ -604,6 +604,50 @@ TEST(AdviseCliTest, UnknownCommandIsUsage) {
   EXPECT_EQ(r.exit_code, 64);
   EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos);
   EXPECT_EQ(RunCommand(kBin + " help").exit_code, 0);
+}
+
+// Plans and files the commands would refuse were printed (exit 0) before session 47:
+// `sweep --print-config` with an empty --output or two outputs of one file (a file --config then
+// refused with 78); `config --config=` (an unset variable) printed the defaults as if a file
+// passed; `config --markdown --config=bad.toml` ignored the file.
+TEST(AdviseCliTest, WhatWouldBeRefusedIsNotPrinted) {
+  CommandResult r = RunCommand(kBin + " sweep --print-config --output=");
+  EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+  EXPECT_NE(r.err.find("--output is empty"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  r = RunCommand(kBin + " sweep --print-config --output=x.csv --summary=./x.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+  EXPECT_NE(r.err.find("--output and --summary name one file"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  r = RunCommand(kBin + " config --config=");
+  EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+  EXPECT_NE(r.err.find("--config is empty"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  r = RunCommand(kBin + " config --markdown --config=/nonexistent/bad.toml");
+  EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+  EXPECT_NE(r.err.find("--markdown prints the reference of every key"), std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + " config --markdown --detector.threshold=0.2");
+  EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+}
+
+// Floats are shown as written: 0.05, not 0.050000000000000003 (17 digits, before session 47),
+// in what config prints and in the messages that quote a value.
+TEST(AdviseCliTest, FloatsAreShownInTheirShortestForm) {
+  const std::string dir = ::testing::TempDir() + "/sp_floats";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/c.toml") << "[detector]\nthreshold = 0.05\n";
+  CommandResult r = RunCommand(kBin + " config --no-comments --config=" + dir + "/c.toml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nthreshold = 0.05\n"), std::string::npos) << r.out;
+  std::ofstream(dir + "/p.toml") << "[device]\nname = \"X\"\n[streams]\n"
+                                    "stream_overhead_ms = 2201.1\n";
+  r = RunCommand(kBin + " advise --profile=" + dir + "/p.toml --h2d-ms=1 --kernel-ms=1 --d2h-ms=1");
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find("key 'streams.stream_overhead_ms' = 2201.1 is out of range [0, 1000]"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

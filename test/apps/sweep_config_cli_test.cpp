@@ -56,7 +56,7 @@ TEST(SweepConfigCliTest, TheFileSetsThePlanAndAFlagWinsOverIt) {
   // A flag set to the default's value still wins over the file.
   r = RunCommand(kBin + " sweep --config=" + plan + " --drift-threshold=0.1 --print-config");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(Line(r.out, "drift_threshold"), "drift_threshold = 0.10000000000000001");
+  EXPECT_EQ(Line(r.out, "drift_threshold"), "drift_threshold = 0.1");
 }
 
 TEST(SweepConfigCliTest, APrintedPlanReadsBackToItself) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "streampipe/core/config.hpp"
 #include "streampipe/core/sweep.hpp"
 
@@ -29,7 +30,7 @@ TEST(SweepPlanTest, DefaultsWriteAndReadBackAsThemselves) {
   // Every key is written, each once, under [sweep].
   for (const TomlKey& k : SweepPlanSchema().keys()) {
     ASSERT_EQ(k.path.rfind("sweep.", 0), 0u) << k.path;
-    const std::string line = "\n" + k.path.substr(6) + " = ";
+    const std::string line = absl::StrCat("\n", k.path.substr(6), " = ");
     EXPECT_NE(text.find(line), std::string::npos) << k.path;
     EXPECT_EQ(text.find(line), text.rfind(line)) << k.path;
   }

@@ -57,7 +57,12 @@ namespace detail {
 absl::Status ReadToml(std::string_view text, std::string_view file,
                       const std::vector<TomlKey>& keys, void* target,
                       std::vector<std::string>* present = nullptr);
-std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool with_help);
+// How WriteToml writes a float: the shortest text that reads back as exactly the value (0.05),
+// or with 17 significant digits (0.050000000000000003), the form before session 47, which
+// DeviceProfileFingerprint hashes so that the fingerprints recorded in sweeps still match.
+enum class TomlNumbers { kShortest, kSeventeenDigits };
+std::string WriteToml(const std::vector<TomlKey>& keys, const void* target, bool with_help,
+                      TomlNumbers numbers = TomlNumbers::kShortest);
 // The reference table of a schema (key, type, default, allowed values, meaning), in markdown;
 // `defaults` is a default-constructed target.
 std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults);
@@ -117,8 +122,9 @@ class TomlSchema {
     if (!s.ok()) return s;
     return Read(text, path, target, present);
   }
-  std::string Write(const T& value, bool with_help = true) const {
-    return detail::WriteToml(keys_, &value, with_help);
+  std::string Write(const T& value, bool with_help = true,
+                    detail::TomlNumbers numbers = detail::TomlNumbers::kShortest) const {
+    return detail::WriteToml(keys_, &value, with_help, numbers);
   }
   const std::vector<TomlKey>& keys() const { return keys_; }
   // The key at `path`; nullptr where the schema has none.

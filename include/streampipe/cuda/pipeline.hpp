@@ -57,7 +57,9 @@ class StreamPipeline {
  public:
   // Allocates device buffers for max_in_flight batches, the stream and event pool, and, unless
   // options.traits is given, calibrates the copy parameters quickly. ResourceExhausted (not
-  // sticky) when the GPU lacks memory; InvalidArgument for bad options.
+  // sticky) when the GPU lacks memory; InvalidArgument for bad options (checked before the
+  // device); Unavailable where there is no CUDA device or the driver is too old for the
+  // runtime; FailedPrecondition where options.profile_path is another card's profile.
   static absl::StatusOr<StreamPipeline> Create(PipelineOptions options);
 
   StreamPipeline(StreamPipeline&&) noexcept;
