@@ -426,7 +426,7 @@ std::string AdaptiveRunsSentence(const AdaptiveRuns& a) {
                       " still off after the last run (the run agreeing best is kept).",
                       a.calibration_recorded == 0
                           ? ""
-                          : absl::StrCat(" Kept runs took ", a.median_batches,
+                          : absl::StrCat(" Kept runs took ", FormatDouble(a.median_batches),
                                          " batches (median; at most ", a.max_batches, "); ",
                                          a.incomplete, " of ", a.calibration_recorded,
                                          " ended with their calibration incomplete at "
@@ -450,6 +450,13 @@ std::string GridCell(const ModelAccuracy& a) {
   if (a.points == 0) return "n/a";
   return absl::StrCat(Percent(a.median_rel_error), " / ", Percent(a.max_rel_error), " (",
                       a.over_10_percent, ")");
+}
+
+// A cell of the per-mode choice table: mean / worst ratio (mean / worst speed).
+std::string ChoiceCell(const ChoiceQuality& q) {
+  if (q.configs == 0) return "n/a";
+  return absl::StrCat(Ratio(q.mean_ratio), " / ", Ratio(q.worst_ratio), " (",
+                      Ratio(q.mean_speed), " / ", Ratio(q.worst_speed), ")");
 }
 
 bool AnyHeld(const SweepSummary& s) {
@@ -946,29 +953,60 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
     }
   }
 
-  // Choice of n.
-  auto choice = [&](std::string who, auto chosen_n) {
-    Mean mean;
-    double worst = kNaN;
+  // Choice of n: each chooser's row over the configurations `keep` accepts (by their first
+  // point).
+  auto choice = [&](std::string who, auto chosen_n, auto keep) {
+    Mean mean, speed;
+    double worst = kNaN, slowest = kNaN;
     for (const Config& c : configs) {
+      if (!keep(points[c.first])) continue;
       const double* t = Find(c.median, chosen_n(points[c.first]));
       if (t == nullptr) continue;  // not computed (0) or not measured
       const double ratio = *t / c.median.at(c.best_n);
       mean.Add(ratio);
+      speed.Add(1.0 / ratio);
       if (!(ratio <= worst)) worst = ratio;
+      if (!(1.0 / ratio >= slowest)) slowest = 1.0 / ratio;
     }
     ChoiceQuality q;
     q.who = std::move(who);
     q.configs = mean.count;
     q.mean_ratio = mean.Value();
     q.worst_ratio = worst;
-    summary.choices.push_back(std::move(q));
+    q.mean_speed = speed.Value();
+    q.worst_speed = slowest;
+    return q;
   };
-  for (std::size_t m = 0; m < kSweepModelCount; ++m) {
-    choice(std::string(ModelName(kAllModelKinds[m])),
-           [m](const SweepPoint& p) { return p.chosen[m]; });
+  auto choice_rows = [&](auto keep) {
+    std::vector<ChoiceQuality> rows;
+    for (std::size_t m = 0; m < kSweepModelCount; ++m) {
+      rows.push_back(choice(std::string(ModelName(kAllModelKinds[m])),
+                            [m](const SweepPoint& p) { return p.chosen[m]; }, keep));
+    }
+    rows.push_back(choice("adaptive", [](const SweepPoint& p) { return p.adaptive_n; }, keep));
+    return rows;
+  };
+  summary.choices = choice_rows([](const SweepPoint&) { return true; });
+
+  // Accuracy and choice per issue mode, where the sweep has several.
+  std::vector<std::string> modes;
+  for (const SweepPoint& p : points) {
+    if (std::find(modes.begin(), modes.end(), p.issue) == modes.end()) modes.push_back(p.issue);
   }
-  choice("adaptive", [](const SweepPoint& p) { return p.adaptive_n; });
+  if (modes.size() > 1) {
+    for (const std::string& mode : modes) {
+      const auto in_mode = [&mode](const SweepPoint& p) { return p.issue == mode; };
+      IssueModeSummary m;
+      m.issue = mode;
+      m.points = static_cast<int>(std::count_if(points.begin(), points.end(), in_mode));
+      m.configs = static_cast<int>(std::count_if(
+          configs.begin(), configs.end(),
+          [&](const Config& c) { return in_mode(points[c.first]); }));
+      m.accuracy = accuracy_rows(in_mode);
+      m.choices = choice_rows(in_mode);
+      summary.issue_modes.push_back(std::move(m));
+    }
+  }
 
   // Speed-ups.
   Mean adaptive_vs[3], best_vs[3];
@@ -1052,7 +1090,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
   if (!batches.empty()) {
     summary.adaptive_runs.max_batches =
         static_cast<int>(*std::max_element(batches.begin(), batches.end()));
-    summary.adaptive_runs.median_batches = static_cast<int>(LowMedian(std::move(batches)));
+    summary.adaptive_runs.median_batches = Median(std::move(batches));
   }
 
   // The device's time alone.
@@ -1151,13 +1189,50 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
   }
   absl::StrAppend(&out,
                   "\n### Choice of n\n\n"
-                  "Measured time at the chosen n / measured time at the best measured n, over "
-                  "the configurations where the chosen n was measured.\n\n"
-                  "| chooser | configurations | mean ratio | worst ratio |\n"
-                  "| --- | ---: | ---: | ---: |\n");
+                  "Ratio: measured time at the chosen n / measured time at the best measured n, "
+                  "over the configurations where the chosen n was measured. Speed: its inverse, "
+                  "the fraction of the best n's speed the chosen n reaches (the mean of the "
+                  "speeds; the worst is the lowest).\n\n"
+                  "| chooser | configurations | mean ratio | worst ratio | mean speed | worst "
+                  "speed |\n"
+                  "| --- | ---: | ---: | ---: | ---: | ---: |\n");
   for (const ChoiceQuality& q : summary.choices) {
     absl::StrAppend(&out, "| ", q.who, " | ", q.configs, " | ", Ratio(q.mean_ratio), " | ",
-                    Ratio(q.worst_ratio), " |\n");
+                    Ratio(q.worst_ratio), " | ", Ratio(q.mean_speed), " | ",
+                    Ratio(q.worst_speed), " |\n");
+  }
+  if (!summary.issue_modes.empty()) {
+    absl::StrAppend(&out,
+                    "\n### Per issue mode\n\n"
+                    "Each issue mode's points alone (the mode's points and configurations in the "
+                    "header): median / max relative error (points over 10 %) of each predictor, "
+                    "then each chooser's mean / worst ratio (mean / worst speed).\n\n"
+                    "| predictor |");
+    std::string rule = "| --- |";
+    for (const IssueModeSummary& m : summary.issue_modes) {
+      absl::StrAppend(&out, " ", m.issue, " (", m.points, " points, ", m.configs,
+                      " configurations) |");
+      absl::StrAppend(&rule, " ---: |");
+    }
+    absl::StrAppend(&out, "\n", rule, "\n");
+    const IssueModeSummary& first = summary.issue_modes.front();
+    for (std::size_t row = 0; row < first.accuracy.size(); ++row) {
+      absl::StrAppend(&out, "| ", first.accuracy[row].model, " |");
+      for (const IssueModeSummary& m : summary.issue_modes) {
+        absl::StrAppend(&out, " ", GridCell(m.accuracy[row]), " |");
+      }
+      absl::StrAppend(&out, "\n");
+    }
+    absl::StrAppend(&out, "\n| chooser |");
+    for (const IssueModeSummary& m : summary.issue_modes) absl::StrAppend(&out, " ", m.issue, " |");
+    absl::StrAppend(&out, "\n", rule, "\n");
+    for (std::size_t row = 0; row < first.choices.size(); ++row) {
+      absl::StrAppend(&out, "| ", first.choices[row].who, " |");
+      for (const IssueModeSummary& m : summary.issue_modes) {
+        absl::StrAppend(&out, " ", ChoiceCell(m.choices[row]), " |");
+      }
+      absl::StrAppend(&out, "\n");
+    }
   }
   absl::StrAppend(&out,
                   "\n### Speed-ups\n\n"
@@ -1230,12 +1305,45 @@ std::string SummaryText(const SweepSummary& summary) {
       absl::StrAppend(&out, "\n");
     }
   }
-  absl::StrAppend(&out, "Choice of n (time at chosen n / time at best n):\n");
-  absl::StrAppend(
-      &out, absl::StrFormat("  %-20s %7s %10s %10s\n", "chooser", "configs", "mean", "worst"));
+  absl::StrAppend(&out,
+                  "Choice of n (ratio: time at chosen n / time at best n; speed: its inverse):\n");
+  absl::StrAppend(&out, absl::StrFormat("  %-20s %7s %10s %10s %10s %10s\n", "chooser", "configs",
+                                        "mean", "worst", "speed", "worst"));
   for (const ChoiceQuality& q : summary.choices) {
-    absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s %10s\n", q.who, q.configs,
-                                          Ratio(q.mean_ratio), Ratio(q.worst_ratio)));
+    absl::StrAppend(&out, absl::StrFormat("  %-20s %7d %10s %10s %10s %10s\n", q.who, q.configs,
+                                          Ratio(q.mean_ratio), Ratio(q.worst_ratio),
+                                          Ratio(q.mean_speed), Ratio(q.worst_speed)));
+  }
+  if (!summary.issue_modes.empty()) {
+    absl::StrAppend(&out,
+                    "Per issue mode (error: median / max, points over 10 %; choice: mean / worst "
+                    "ratio, mean / worst speed):\n");
+    absl::StrAppend(&out, absl::StrFormat("  %-20s", "predictor"));
+    for (const IssueModeSummary& m : summary.issue_modes) {
+      absl::StrAppend(&out, absl::StrFormat(" %30s", absl::StrCat(m.issue, " (", m.points, ")")));
+    }
+    absl::StrAppend(&out, "\n");
+    const IssueModeSummary& first = summary.issue_modes.front();
+    for (std::size_t row = 0; row < first.accuracy.size(); ++row) {
+      absl::StrAppend(&out, absl::StrFormat("  %-20s", first.accuracy[row].model));
+      for (const IssueModeSummary& m : summary.issue_modes) {
+        absl::StrAppend(&out, absl::StrFormat(" %30s", GridCell(m.accuracy[row])));
+      }
+      absl::StrAppend(&out, "\n");
+    }
+    absl::StrAppend(&out, absl::StrFormat("  %-20s", "chooser"));
+    for (const IssueModeSummary& m : summary.issue_modes) {
+      absl::StrAppend(&out,
+                      absl::StrFormat(" %30s", absl::StrCat(m.issue, " (", m.configs, ")")));
+    }
+    absl::StrAppend(&out, "\n");
+    for (std::size_t row = 0; row < first.choices.size(); ++row) {
+      absl::StrAppend(&out, absl::StrFormat("  %-20s", first.choices[row].who));
+      for (const IssueModeSummary& m : summary.issue_modes) {
+        absl::StrAppend(&out, absl::StrFormat(" %30s", ChoiceCell(m.choices[row])));
+      }
+      absl::StrAppend(&out, "\n");
+    }
   }
   absl::StrAppend(&out, absl::StrFormat("Speed-ups (mean over configurations; %d in the sweep):\n",
                                         summary.speedups.configs));

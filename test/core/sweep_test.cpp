@@ -830,11 +830,18 @@ TEST(SweepSummaryTest, ChoiceQuality) {
   EXPECT_EQ(ad.configs, 2);
   EXPECT_DOUBLE_EQ(ad.mean_ratio, 1.05);
   EXPECT_DOUBLE_EQ(ad.worst_ratio, 1.1);
+  // Its speeds, the inverse ratios: 5 / 5.5 and 1; the mean of those, not 1 / 1.05.
+  EXPECT_DOUBLE_EQ(ad.mean_speed, (5.0 / 5.5 + 1.0) / 2);
+  EXPECT_DOUBLE_EQ(ad.worst_speed, 5.0 / 5.5);
+  EXPECT_DOUBLE_EQ(w.mean_speed, (1 / 1.2 + 1 / 1.125 + 0.75) / 3);
+  EXPECT_DOUBLE_EQ(w.worst_speed, 0.75);
   // Never computed.
   const ChoiceQuality& none = ChoiceOf(*s, "gomez-luna-cc1");
   EXPECT_EQ(none.configs, 0);
   EXPECT_TRUE(std::isnan(none.mean_ratio));
   EXPECT_TRUE(std::isnan(none.worst_ratio));
+  EXPECT_TRUE(std::isnan(none.mean_speed));
+  EXPECT_TRUE(std::isnan(none.worst_speed));
 }
 
 TEST(SweepSummaryTest, SpeedUps) {
@@ -1192,6 +1199,18 @@ TEST(SweepSummaryTest, AdaptiveRuns) {
   EXPECT_EQ(s->adaptive_runs.calibration_recorded, 0);
   EXPECT_THAT(SummaryMarkdown(*s), HasSubstr("Adaptive runs: 2 of 3"));
   EXPECT_THAT(SummaryMarkdown(*s), Not(HasSubstr("Kept runs took")));
+  s = Summarize(HandSweepWithAdaptiveRuns());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_THAT(SummaryText(*s), HasSubstr("Kept runs took 310 batches (median; at most 600)"));
+  // Of an even count, the mean of the two middle ones (it was the lower, 150, before session 47).
+  std::vector<SweepPoint> two;
+  for (const SweepPoint& p : HandSweepWithAdaptiveRuns()) {
+    if (p.intensity != 2) two.push_back(p);  // A (150) and C (310)
+  }
+  s = Summarize(two);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->adaptive_runs.median_batches, 230);
+  EXPECT_THAT(SummaryText(*s), HasSubstr("Kept runs took 230 batches (median; at most 310)"));
 }
 
 TEST(SweepSummaryTest, AdaptiveRunsAreOnePerConfiguration) {
@@ -1443,9 +1462,15 @@ TEST(SweepSummaryTest, Markdown) {
   EXPECT_EQ(LineStarting(md, "| calibrated "), "| calibrated | 1 | 10.0% | 10.0% |");
   EXPECT_EQ(LineStarting(md, "| gomez-luna-cc1 "), "| gomez-luna-cc1 | 0 | n/a | n/a |");
   EXPECT_EQ(LineStarting(md, "| werkhoven-2ce "), "| werkhoven-2ce | 3 | 20.0% | 50.0% |");
-  EXPECT_EQ(LineStarting(choices, "| adaptive "), "| adaptive | 2 | 1.050 | 1.100 |");
-  EXPECT_EQ(LineStarting(choices, "| werkhoven-2ce "), "| werkhoven-2ce | 3 | 1.219 | 1.333 |");
-  EXPECT_EQ(LineStarting(choices, "| current "), "| current | 2 | 1.000 | 1.000 |");
+  // Speeds: adaptive 5 / 5.5 and 1 (mean 0.955, the lowest 0.909); werkhoven-2ce 1 / 1.2,
+  // 1 / 1.125 and 0.75 (mean 0.824).
+  EXPECT_EQ(LineStarting(choices, "| adaptive "),
+            "| adaptive | 2 | 1.050 | 1.100 | 0.955 | 0.909 |");
+  EXPECT_EQ(LineStarting(choices, "| werkhoven-2ce "),
+            "| werkhoven-2ce | 3 | 1.219 | 1.333 | 0.824 | 0.750 |");
+  EXPECT_EQ(LineStarting(choices, "| current "), "| current | 2 | 1.000 | 1.000 | 1.000 | 1.000 |");
+  // One issue mode: no table per mode.
+  EXPECT_THAT(md, Not(HasSubstr("Per issue mode")));
   EXPECT_EQ(LineStarting(md, "| best n vs n=1 "), "| best n vs n=1 | 2.25x | 2 |");
   EXPECT_EQ(LineStarting(md, "| adaptive n vs n=8 "), "| adaptive n vs n=8 | 1.00x | 2 |");
   EXPECT_EQ(LineStarting(md, "| measurement, after / before "),
@@ -1526,6 +1551,64 @@ TEST(SweepSummaryTest, AccuracyPerGrid) {
   EXPECT_THAT(SummaryText(*s), Not(HasSubstr("per grid")));
 }
 
+// HandSweep with configuration C issued as graphs: each mode's accuracy and choices are those
+// of its own points, as its own sweep would give them.
+TEST(SweepSummaryTest, PerIssueMode) {
+  std::vector<SweepPoint> pts = HandSweep();
+  pts[8].issue = pts[9].issue = "graph";  // C: n = 2 (4 ms), n = 16 (3 ms, the best)
+  pts[8].calibrated_ms = 5;              // error 0.25
+  pts[9].predicted_ms[kCurrent] = 3.75;  // error 0.25
+  pts[8].adaptive_n = pts[9].adaptive_n = 2;  // ratio 4 / 3
+  absl::StatusOr<SweepSummary> s = Summarize(pts);
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->issue_modes.size(), 2u);
+  const IssueModeSummary& calls = s->issue_modes[0];
+  const IssueModeSummary& graphs = s->issue_modes[1];
+  EXPECT_EQ(calls.issue, "streams");
+  EXPECT_EQ(calls.points, 8);
+  EXPECT_EQ(calls.configs, 2);
+  EXPECT_EQ(graphs.issue, "graph");
+  EXPECT_EQ(graphs.points, 2);
+  EXPECT_EQ(graphs.configs, 1);
+  const std::size_t current = kCurrent;
+  EXPECT_EQ(calls.accuracy[current].points, 8);
+  EXPECT_DOUBLE_EQ(calls.accuracy[current].median_rel_error, 0.05);
+  EXPECT_DOUBLE_EQ(calls.accuracy[current].max_rel_error, 0.25);
+  EXPECT_EQ(graphs.accuracy[current].points, 1);
+  EXPECT_DOUBLE_EQ(graphs.accuracy.back().max_rel_error, 0.25);  // calibrated
+  EXPECT_EQ(calls.accuracy.back().points, 1);                     // A n = 4
+  EXPECT_DOUBLE_EQ(calls.accuracy.back().max_rel_error, 0.1);
+  // The adaptive choice: A 5.5 / 5 and B 1 by call; C 4 / 3 as graphs.
+  const ChoiceQuality& ad_calls = calls.choices.back();
+  const ChoiceQuality& ad_graphs = graphs.choices.back();
+  EXPECT_EQ(ad_calls.who, "adaptive");
+  EXPECT_EQ(ad_calls.configs, 2);
+  EXPECT_DOUBLE_EQ(ad_calls.mean_ratio, 1.05);
+  EXPECT_DOUBLE_EQ(ad_calls.worst_speed, 5.0 / 5.5);
+  EXPECT_EQ(ad_graphs.configs, 1);
+  EXPECT_DOUBLE_EQ(ad_graphs.mean_ratio, 4.0 / 3);
+  EXPECT_DOUBLE_EQ(ad_graphs.worst_speed, 0.75);
+  // Over both modes, all three.
+  EXPECT_EQ(ChoiceOf(*s, "adaptive").configs, 3);
+  EXPECT_DOUBLE_EQ(ChoiceOf(*s, "adaptive").worst_speed, 0.75);
+
+  const std::string md = SummaryMarkdown(*s);
+  const std::string per_mode = md.substr(md.find("### Per issue mode"));
+  EXPECT_EQ(LineStarting(per_mode, "| predictor "),
+            "| predictor | streams (8 points, 2 configurations) | graph (2 points, 1 "
+            "configurations) |");
+  EXPECT_EQ(LineStarting(per_mode, "| calibrated "),
+            "| calibrated | 10.0% / 10.0% (0) | 25.0% / 25.0% (1) |");
+  EXPECT_EQ(LineStarting(per_mode, "| adaptive "),
+            "| adaptive | 1.050 / 1.100 (0.955 / 0.909) | 1.333 / 1.333 (0.750 / 0.750) |");
+  EXPECT_EQ(LineStarting(per_mode, "| gomez-luna-cc1 "), "| gomez-luna-cc1 | n/a | n/a |");
+  const std::string text = SummaryText(*s);
+  const std::string text_mode = text.substr(text.find("Per issue mode"));
+  EXPECT_THAT(LineStarting(text_mode, "  adaptive "),
+              testing::MatchesRegex(" +adaptive +1\\.050 / 1\\.100 \\(0\\.955 / 0\\.909\\) +"
+                                    "1\\.333 / 1\\.333 \\(0\\.750 / 0\\.750\\)"));
+}
+
 TEST(SweepSummaryTest, Text) {
   absl::StatusOr<SweepSummary> s = Summarize(HandSweep());
   ASSERT_TRUE(s.ok()) << s.status();
@@ -1533,7 +1616,8 @@ TEST(SweepSummaryTest, Text) {
   EXPECT_THAT(LineStarting(text, "  current "),
               testing::MatchesRegex(" +current +8 +5\\.0% +25\\.0%"));
   EXPECT_THAT(LineStarting(text, "  adaptive "),
-              testing::MatchesRegex(" +adaptive +2 +1\\.050 +1\\.100"));
+              testing::MatchesRegex(" +adaptive +2 +1\\.050 +1\\.100 +0\\.955 +0\\.909"));
+  EXPECT_THAT(text, Not(HasSubstr("Per issue mode")));
   EXPECT_THAT(LineStarting(text, "  best n vs n=4"),
               testing::MatchesRegex(" +best n vs n=4 +2 +1\\.06x"));
   EXPECT_THAT(text, HasSubstr("3 in the sweep"));

@@ -19,6 +19,10 @@
 //  - The *ratio* of a chooser (a model or the adaptive pipeline) in a configuration is
 //    median_ms at the chosen n / median_ms at the best n (>= 1). Configurations where the
 //    chooser's n is 0 (not computed) or was not measured are skipped for that chooser.
+//  - Its *speed* is the inverse, median_ms at the best n / median_ms at the chosen n (<= 1): the
+//    fraction of the best n's speed the chosen n reaches, the form of issue 6's goals ("at least
+//    0.98 of the best on average and 0.95 at worst"). The mean speed is the mean of the speeds,
+//    not the inverse of the mean ratio.
 //  - A *speed-up* vs n = k is median_ms at n = k / median_ms at the adaptive (or the best) n,
 //    averaged (arithmetic mean) over the configurations where both n were measured.
 //  - The median of an even count is the mean of the two middle values.
@@ -310,6 +314,8 @@ struct ChoiceQuality {
   std::string who;  // a model name, or "adaptive" for SweepPoint::adaptive_n
   double mean_ratio = std::numeric_limits<double>::quiet_NaN();   // mean over configurations
   double worst_ratio = std::numeric_limits<double>::quiet_NaN();  // max over configurations
+  double mean_speed = std::numeric_limits<double>::quiet_NaN();   // mean over configurations
+  double worst_speed = std::numeric_limits<double>::quiet_NaN();  // min over configurations
   int configs = 0;
 };
 
@@ -366,8 +372,9 @@ struct AdaptiveRuns {
   // on less.
   int calibration_recorded = 0;
   int incomplete = 0;
-  // The kept runs' batches: the median and the most over the configurations that record them.
-  int median_batches = 0;
+  // The kept runs' batches: the median (of an even count, the mean of the two middle ones) and
+  // the most over the configurations that record them.
+  double median_batches = 0;
   int max_batches = 0;
 };
 
@@ -377,6 +384,17 @@ struct GridAccuracy {
   std::string grid;
   int points = 0;  // the grid's points
   std::vector<ModelAccuracy> accuracy;
+};
+
+// The accuracy and the choice of n over the points of one issue mode (SweepPoint::issue: call by
+// call, or CUDA graphs), where issue 6's goals are judged: a sweep-mode. Rows as in
+// SweepSummary::accuracy and SweepSummary::choices.
+struct IssueModeSummary {
+  std::string issue;
+  int points = 0;   // the mode's points
+  int configs = 0;  // its configurations
+  std::vector<ModelAccuracy> accuracy;
+  std::vector<ChoiceQuality> choices;
 };
 
 struct SweepSummary {
@@ -389,6 +407,9 @@ struct SweepSummary {
   std::vector<GridAccuracy> grid_accuracy;
   // One row per model (kAllModelKinds order), then "adaptive".
   std::vector<ChoiceQuality> choices;
+  // The accuracy and the choices per issue mode, modes in the order they first appear; empty
+  // where every point is of one mode. Each mode's figures are the ones its own sweep would give.
+  std::vector<IssueModeSummary> issue_modes;
   SpeedUps speedups;
   Repeatability repeatability;
   AdaptiveRuns adaptive_runs;
@@ -417,7 +438,8 @@ struct SweepSummary {
 absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
                                        const std::vector<int>* lines = nullptr);
 
-// The tables (accuracy, accuracy per grid where there are several, choice of n, speed-ups,
+// The tables (accuracy, accuracy per grid where there are several, choice of n, the accuracy and
+// the choice per issue mode where there are several, speed-ups,
 // repeatability, and the device's time where some point was held), then the settings the rows
 // were measured with where they record them (each, with its rows and what differs, where they
 // are several), as Markdown, ready for docs/results.md.
