@@ -641,16 +641,18 @@ class MadeDirectories {
 // flag is not given. `name` is what messages call it (the flag, or --config's key).
 absl::StatusOr<std::optional<StagedFile>> OpenSummary(const std::string& summary_path,
                                                       std::string_view name = "--summary") {
-  if (summary_path.empty()) return std::nullopt;
+  if (summary_path.empty() || summary_path == "-") return std::nullopt;  // none, or stdout
   absl::StatusOr<StagedFile> f = StagedFile::Open(summary_path);
   if (!f.ok()) return AnnotateStatus(f.status(), name);
   return std::optional<StagedFile>(std::move(*f));
 }
 
-// The summary's tables as text on stderr, and as Markdown into `summary_file` where one is open.
+// The summary's tables as text on stderr, and as Markdown into `summary_file` where one is open,
+// or on stdout where `summary_path` is "-".
 int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summary_file,
-                  std::string_view name = "--summary") {
+                  const std::string& summary_path, std::string_view name = "--summary") {
   std::cerr << SummaryText(summary);
+  if (summary_path == "-") std::cout << SummaryMarkdown(summary) << std::flush;
   if (summary_file) {
     if (absl::Status w = summary_file->Finish(SummaryMarkdown(summary)); !w.ok()) {
       return Fail(kCommand, kExitIoErr, AnnotateStatus(w, name));
@@ -695,7 +697,7 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   }
   absl::StatusOr<SweepSummary> sum = Summarize(*points, &lines);
   if (!sum.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(sum.status(), csv_path));
-  return ReportSummary(*sum, *summary_file);
+  return ReportSummary(*sum, *summary_file, summary_path);
 }
 
 // --trace-dir: the file of one batch per issue order, for each issue mode (`dir` exists).
@@ -911,7 +913,13 @@ int RunSweep(const std::vector<std::string>& args) {
                 absl::StrCat(output_flag, " is empty; name a file, or - for stdout"));
   }
   // Two outputs of one file would write over each other (the second staged file found the
-  // first's .partial, and said an earlier run had left it).
+  // first's .partial, and said an earlier run had left it); so would the CSV and the summary on
+  // stdout.
+  if (output == "-" && summary_path == "-") {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat(output_flag, " and ", summary_flag,
+                             " are both - (stdout); one of them needs a file"));
+  }
   {
     const std::pair<const std::string*, const std::string*> files[] = {
         {&output, &output_flag}, {&summary_path, &summary_flag},
@@ -1304,7 +1312,7 @@ int RunSweep(const std::vector<std::string>& args) {
 
   absl::StatusOr<SweepSummary> sum = Summarize(points);
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
-  if (const int rc = ReportSummary(*sum, *summary_file, summary_flag); rc != kExitOk) return rc;
+  if (const int rc = ReportSummary(*sum, *summary_file, summary_path, summary_flag); rc != kExitOk) return rc;
   if (!trace_dir.empty()) {
     if (absl::Status t = WriteTraces(s, issues, &trace_files); !t.ok()) {
       return Fail(kCommand, absl::IsDataLoss(t) ? kExitIoErr : kExitSoftware,

@@ -290,7 +290,7 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
     s->String("sweep.output", [](P& p) -> std::string& { return p.output; }, {},
               "CSV file, one row per point (- for stdout)");
     s->String("sweep.summary", [](P& p) -> std::string& { return p.summary; }, {},
-              "write the summary tables (markdown) here (empty: stderr only)");
+              "write the summary tables (markdown) here (- for stdout; empty: stderr only)");
     s->String("sweep.trace_dir", [](P& p) -> std::string& { return p.trace_dir; }, {},
               "write a Chrome trace of one batch per issue order here (empty: none)");
     s->String("sweep.adaptive_trace", [](P& p) -> std::string& { return p.adaptive_trace; }, {},

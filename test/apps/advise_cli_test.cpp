@@ -463,6 +463,24 @@ TEST(AdviseCliTest, SweepFromWritesItsSummaryToADevice) {
   EXPECT_FALSE(std::filesystem::exists("/dev/null.partial"));
 }
 
+// `--summary=-` wrote a file named "-" (before session 47), where `--output=-` is stdout.
+TEST(AdviseCliTest, SweepSummaryDashIsStdout) {
+  const std::string dir = ::testing::TempDir() + "/sp_summary_dash";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  CommandResult r = RunCommand("cd " + dir + " && " + kBin + " sweep --from=" STREAMPIPE_SOURCE_DIR
+                               "/test/core/data/sweep_sample.csv --summary=-");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("### Prediction accuracy\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("### Choice of n"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/-"));
+  // The CSV and the summary cannot both go to stdout.
+  r = RunCommand("cd " + dir + " && " + kBin + " sweep --output=- --summary=-");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output and --summary are both - (stdout)"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(AdviseCliTest, SweepFromNamesWhatItCannotRead) {
   CommandResult r = RunCommand(kBin + " sweep --from=/nonexistent-dir/sweep.csv");
   EXPECT_EQ(r.exit_code, 66);
