@@ -193,10 +193,19 @@ bool SameFile(const std::string& a, const std::string& b) {
     return std::filesystem::equivalent(a, b, ec) && !ec;
   }
   // Absolute first: libstdc++'s weakly_canonical leaves a relative path none of whose parts
-  // exists as it is ("o.csv"), where it resolves "./o.csv" to "/dir/o.csv".
+  // exists as it is ("o.csv"), where it resolves "./o.csv" to "/dir/o.csv". A link whose target
+  // does not exist yet is followed by hand (weakly_canonical stops at it): writing through it
+  // creates the target.
   const auto canonical = [&ec](const std::string& p) {
-    const std::filesystem::path abs = std::filesystem::absolute(p, ec);
-    return ec ? std::filesystem::path() : std::filesystem::weakly_canonical(abs, ec);
+    std::filesystem::path abs = std::filesystem::absolute(p, ec);
+    if (ec) return std::filesystem::path();
+    std::error_code link_ec;  // (is_symlink sets it where nothing is there: not an error here)
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(abs, link_ec); ++hops) {
+      const std::filesystem::path target = std::filesystem::read_symlink(abs, link_ec);
+      if (link_ec) break;
+      abs = target.is_absolute() ? target : abs.parent_path() / target;
+    }
+    return std::filesystem::weakly_canonical(abs, ec);
   };
   const std::filesystem::path ca = canonical(a);
   if (ec) return a == b;

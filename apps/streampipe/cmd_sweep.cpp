@@ -661,9 +661,11 @@ int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summar
   return kExitOk;
 }
 
-// The summary of a sweep measured before: `streampipe sweep --from=CSV [--summary=MD]`.
+// The summary of a sweep measured before: `streampipe sweep --from=CSV [--summary=MD]`; CSV "-"
+// is stdin (`zcat sweep.csv.gz | streampipe sweep --from=-`).
 int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
-  if (!summary_path.empty() && SameFile(csv_path, summary_path)) {
+  const bool from_stdin = csv_path == "-";
+  if (!summary_path.empty() && !from_stdin && SameFile(csv_path, summary_path)) {
     // The summary would replace the sweep it summarizes.
     return Fail(kCommand, kExitUsage,
                 absl::StrCat("--summary=", summary_path, " is the --from file itself; name "
@@ -671,32 +673,37 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   }
   absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
   if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
-  const std::string unreadable = absl::StrCat("--from: cannot read '", csv_path, "'");
+  const std::string shown = from_stdin ? "stdin" : csv_path;  // in the messages
+  const std::string unreadable =
+      from_stdin ? "--from: cannot read stdin" : absl::StrCat("--from: cannot read '", csv_path, "'");
   std::error_code ec;
-  if (std::filesystem::is_directory(csv_path, ec)) {
+  if (!from_stdin && std::filesystem::is_directory(csv_path, ec)) {
     return Fail(kCommand, kExitNoInput, absl::StrCat(unreadable, ": a directory"));
   }
   // Bounded (a whole grid's CSV is about a MiB): /dev/zero is not read until memory runs out.
   std::string csv;
-  if (absl::Status r = detail::ReadTextFile(csv_path, &csv, std::size_t{1} << 30); !r.ok()) {
+  if (absl::Status r = detail::ReadTextFile(from_stdin ? "/dev/stdin" : csv_path, &csv,
+                                            std::size_t{1} << 30);
+      !r.ok()) {
     if (absl::IsOutOfRange(r)) {
       return Fail(kCommand, kExitDataErr,
-                  absl::StrCat("--from: '", csv_path, "' is over 1 GiB; not a sweep CSV"));
+                  absl::StrCat("--from: '", shown, "' is over 1 GiB; not a sweep CSV"));
     }
     return Fail(kCommand, kExitNoInput, unreadable);
   }
   if (csv.rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes
     return Fail(kCommand, kExitDataErr,
-                absl::StrCat("--from: '", csv_path,
-                             "' is gzip-compressed; zcat it to a file first"));
+                absl::StrCat("--from: '", shown,
+                             "' is gzip-compressed; zcat it first (zcat FILE | streampipe sweep "
+                             "--from=-)"));
   }
   std::vector<int> lines;  // each point's line, for Summarize's messages
   absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(csv, &lines);
   if (!points.ok()) {
-    return Fail(kCommand, kExitDataErr, AnnotateStatus(points.status(), csv_path));
+    return Fail(kCommand, kExitDataErr, AnnotateStatus(points.status(), shown));
   }
   absl::StatusOr<SweepSummary> sum = Summarize(*points, &lines);
-  if (!sum.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(sum.status(), csv_path));
+  if (!sum.ok()) return Fail(kCommand, kExitDataErr, AnnotateStatus(sum.status(), shown));
   return ReportSummary(*sum, *summary_file, summary_path);
 }
 
@@ -768,11 +775,8 @@ void BindFlag(FlagSet& fs, const TomlKey& key, SweepPlan* plan) {
 }
 
 std::string ValueText(const TomlValue& v) {
-  if (const double* d = std::get_if<double>(&v)) {
-    char buf[64];  // the shortest text that reads back as the value (not rounded to 6 digits)
-    const std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), *d);
-    return r.ec == std::errc() ? std::string(buf, r.ptr) : absl::StrCat(*d);
-  }
+  // The shortest text that reads back as the value (not rounded to 6 digits), as the file's.
+  if (const double* d = std::get_if<double>(&v)) return detail::ShortestDouble(*d);
   if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return absl::StrCat(*i);
   if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return std::get<std::string>(v);
@@ -804,8 +808,8 @@ int RunSweep(const std::vector<std::string>& args) {
          "column, are refused)");
   std::string from;
   fs.Add("from", &from,
-         "summarize this sweep CSV (written by --output before) instead of measuring: no GPU; "
-         "the summary goes to stderr and --summary");
+         "summarize this sweep CSV (written by --output before; - for stdin) instead of "
+         "measuring: no GPU; the summary goes to stderr and --summary");
   if (std::optional<int> done = fs.ParseCommandLine(args)) return *done;
   if (fs.WasSet("from") && from.empty()) {
     // (An unset variable in `--from=$CSV` would otherwise start measuring a sweep.)
@@ -824,6 +828,10 @@ int RunSweep(const std::vector<std::string>& args) {
   if (config_markdown) {
     std::cout << SweepPlanMarkdown();
     return kExitOk;
+  }
+  if (fs.WasSet("config") && config_path.empty()) {
+    // (An unset variable in `--config=$PLAN` measured the default plan.)
+    return Fail(kCommand, kExitUsage, "--config is empty; give the sweep's plan file");
   }
   SweepPlan plan = flagged;
   std::vector<std::string> in_file;  // the keys --config sets
@@ -915,22 +923,31 @@ int RunSweep(const std::vector<std::string>& args) {
   // Two outputs of one file would write over each other (the second staged file found the
   // first's .partial, and said an earlier run had left it); so would the CSV and the summary on
   // stdout.
+  // Where the file alone names both, it is the file's error (78), as for its other values.
+  const auto clash_code = [&](const TomlKey& a, const TomlKey& b) {
+    return from_file(a) && from_file(b) ? kExitConfig : kExitUsage;
+  };
   if (output == "-" && summary_path == "-") {
-    return Fail(kCommand, kExitUsage,
+    return Fail(kCommand, clash_code(*output_key, *summary_key),
                 absl::StrCat(output_flag, " and ", summary_flag,
                              " are both - (stdout); one of them needs a file"));
   }
   {
-    const std::pair<const std::string*, const std::string*> files[] = {
-        {&output, &output_flag}, {&summary_path, &summary_flag},
-        {&adaptive_trace, &adaptive_trace_flag}};
+    struct Output {
+      const std::string* path;
+      const std::string* name;
+      const TomlKey* key;
+    };
+    const Output files[] = {{&output, &output_flag, output_key},
+                            {&summary_path, &summary_flag, summary_key},
+                            {&adaptive_trace, &adaptive_trace_flag, adaptive_trace_key}};
     for (std::size_t i = 0; i < std::size(files); ++i) {
       for (std::size_t j = i + 1; j < std::size(files); ++j) {
-        const std::string& a = *files[i].first;
-        const std::string& b = *files[j].first;
+        const std::string& a = *files[i].path;
+        const std::string& b = *files[j].path;
         if (a.empty() || b.empty() || a == "-" || b == "-" || !SameFile(a, b)) continue;
-        return Fail(kCommand, kExitUsage,
-                    absl::StrCat(*files[i].second, " and ", *files[j].second, " name one file, '",
+        return Fail(kCommand, clash_code(*files[i].key, *files[j].key),
+                    absl::StrCat(*files[i].name, " and ", *files[j].name, " name one file, '",
                                  a, "'; each output needs its own"));
       }
     }

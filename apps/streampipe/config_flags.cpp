@@ -4,6 +4,11 @@ namespace streampipe::cli {
 
 ConfigResult LoadConfig(const std::string& command, const std::string& path, const FlagSet& flags) {
   ConfigResult r;
+  if (flags.WasSet("config") && path.empty()) {
+    // (An unset variable in `--config=$FILE` ran with the defaults, as if a file had passed.)
+    r.exit_code = Fail(command, kExitUsage, "--config is empty; give the configuration file");
+    return r;
+  }
   if (!path.empty()) {
     absl::StatusOr<PipelineConfig> c = LoadPipelineConfig(path);
     if (!c.ok()) {

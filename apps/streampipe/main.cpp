@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "help" || name == "--help" || name == "-h") {
     PrintHelp(std::cout);
-    return CheckStdout(name, streampipe::cli::kExitOk);
+    return CheckStdout("help", streampipe::cli::kExitOk);
   }
   std::vector<std::string> args(argv + 2, argv + argc);
   for (const Command& c : kCommands) {

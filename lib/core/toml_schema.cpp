@@ -68,14 +68,7 @@ const char* NodeTypeName(const toml::node& n) {
   }
 }
 
-// The shortest text that reads back as exactly `v` (0.05, not 0.050000000000000003); "inf",
-// "-inf", "nan" as TOML writes them.
-std::string Shortest(double v) {
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-  if (ec != std::errc()) return absl::StrFormat("%.17g", v);
-  return std::string(buf, end);
-}
+std::string Shortest(double v) { return ShortestDouble(v); }
 
 std::string FormatNumber(double v, TomlNumbers numbers) {
   std::string s;
@@ -447,13 +440,26 @@ absl::Status ReadTextFile(const std::string& path, std::string* out, std::size_t
   return absl::OkStatus();
 }
 
+std::string ShortestDouble(double v) {
+  char buf[400];  // the longest fixed form below 1e15 with every digit of a double
+  const double a = std::fabs(v);
+  if (std::isfinite(v) && (a == 0.0 || (a >= 1e-5 && a < 1e15))) {
+    // As people write them: 0.0009 (not 9e-04), 1000000 (not 1e+06).
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::fixed);
+    if (ec == std::errc()) return std::string(buf, end);
+  }
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  if (ec != std::errc()) return absl::StrFormat("%.17g", v);
+  return std::string(buf, end);
+}
+
 absl::Status CheckValue(const TomlKey& k, const TomlValue& value) {
   switch (k.type) {
     case TomlType::kDouble: {
       const double v = std::get<double>(value);
       if (!std::isfinite(v) || v < k.min || v > k.max) {
         return absl::InvalidArgumentError(
-            absl::StrCat("is out of range [", k.min, ", ", k.max, "]"));
+            absl::StrCat("is out of range [", Shortest(k.min), ", ", Shortest(k.max), "]"));
       }
       break;
     }
@@ -603,8 +609,8 @@ std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults
     std::string allowed;
     switch (k.type) {
       case TomlType::kDouble:
-        def = absl::StrCat(std::get<double>(v));
-        allowed = absl::StrCat(k.min, " to ", k.max);
+        def = Shortest(std::get<double>(v));
+        allowed = absl::StrCat(Shortest(k.min), " to ", Shortest(k.max));
         break;
       case TomlType::kInt:
         def = absl::StrCat(std::get<std::int64_t>(v));

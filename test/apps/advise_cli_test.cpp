@@ -474,6 +474,14 @@ TEST(AdviseCliTest, SweepSummaryDashIsStdout) {
   EXPECT_EQ(r.out.rfind("### Prediction accuracy\n", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("### Choice of n"), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir + "/-"));
+  // --from=- reads stdin (zcat sweep.csv.gz | streampipe sweep --from=-), named so.
+  r = RunCommand("cat " STREAMPIPE_SOURCE_DIR "/test/core/data/sweep_sample.csv | " + kBin +
+                 " sweep --from=- --summary=-");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("### Prediction accuracy\n", 0), 0u) << r.out;
+  r = RunCommand("printf 'not a sweep\\n' | " + kBin + " sweep --from=-");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_EQ(r.err.rfind("streampipe sweep: stdin: ", 0), 0u) << r.err;
   // The CSV and the summary cannot both go to stdout.
   r = RunCommand("cd " + dir + " && " + kBin + " sweep --output=- --summary=-");
   EXPECT_EQ(r.exit_code, 64) << r.err;
@@ -647,6 +655,22 @@ TEST(AdviseCliTest, WhatWouldBeRefusedIsNotPrinted) {
       << r.err;
   r = RunCommand(kBin + " config --markdown --detector.threshold=0.2");
   EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+  r = RunCommand(kBin + " sweep --config=");
+  EXPECT_EQ(r.exit_code, 64) << r.out << r.err;
+  EXPECT_NE(r.err.find("--config is empty"), std::string::npos) << r.err;
+  // Two outputs of one file named by the plan file alone are the file's error (78), as its
+  // other values are; a flag among them, the command line's (64).
+  const std::string dir = ::testing::TempDir() + "/sp_plan_clash";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/p.toml") << "[sweep]\noutput = \"a.csv\"\nsummary = \"./a.csv\"\n";
+  r = RunCommand("cd " + dir + " && " + kBin + " sweep --config=p.toml --print-config");
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find("p.toml: key 'sweep.output' and p.toml: key 'sweep.summary' name one file"),
+            std::string::npos)
+      << r.err;
+  r = RunCommand("cd " + dir + " && " + kBin + " sweep --config=p.toml --summary=a.csv --print-config");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 // Floats are shown as written: 0.05, not 0.050000000000000003 (17 digits, before session 47),
@@ -663,6 +687,12 @@ TEST(AdviseCliTest, FloatsAreShownInTheirShortestForm) {
   r = RunCommand(kBin + " advise --profile=" + dir + "/p.toml --h2d-ms=1 --kernel-ms=1 --d2h-ms=1");
   EXPECT_EQ(r.exit_code, 78) << r.err;
   EXPECT_NE(r.err.find("key 'streams.stream_overhead_ms' = 2201.1 is out of range [0, 1000]"),
+            std::string::npos)
+      << r.err;
+  // A bound too: 1/1024 MiB, not 0.000976562 (below the bound it names).
+  r = RunCommand(kBin + " sweep --size-mib=0.0009 --print-config");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--size-mib=0.0009 is out of range [0.0009765625, 65536]"),
             std::string::npos)
       << r.err;
   std::filesystem::remove_all(dir);

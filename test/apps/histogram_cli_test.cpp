@@ -329,6 +329,16 @@ TEST(HistogramCliTest, AnOutputNamingTheInputOrTheOtherOutputIsRefused) {
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/o.csv"));
+  // A link to a file not made yet: writing through it would make the other output's file.
+  std::filesystem::create_symlink("tgt.csv", dir + "/lnk.csv");
+  r = RunCommand("cd " + dir + " && " + kBin +
+                 " histogram --synthetic=section44 --frames=4 --output=lnk.csv --trace=tgt.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("name one file"), std::string::npos) << r.err;
+  // An empty --config= (an unset variable) is not the defaults.
+  r = RunCommand(kBin + raw + in + " --config=");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--config is empty"), std::string::npos) << r.err;
   // Stdin and stdout are no files.
   r = RunCommand("cat " + in + " | " + kBin + raw + "- --output=-");
   EXPECT_EQ(r.exit_code, 0) << r.err;

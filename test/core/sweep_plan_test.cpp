@@ -122,7 +122,7 @@ TEST(SweepPlanTest, ABadValueNamesTheFileTheLineAndTheKey) {
        "plan.toml:2: key 'sweep.adaptive_retries' = 11 is out of range [0, 10]"},
       {"[sweep]\ndrift_threshold = 0.0\n",
        "key 'sweep.drift_threshold' = 0.0 is out of range [0.001, 10]"},
-      {"[sweep]\nsize_mib = 0\n", "key 'sweep.size_mib' = 0 is out of range [0.000976562, 65536]"},
+      {"[sweep]\nsize_mib = 0\n", "key 'sweep.size_mib' = 0 is out of range [0.0009765625, 65536]"},
       {"[sweep]\nrepetitions = 2.5\n", "plan.toml:2: key 'sweep.repetitions' must be an integer, got a number 2.5"},
       {"[sweep]\njudge_anchor = \"no\"\n", "plan.toml:2: key 'sweep.judge_anchor' must be a boolean, got a string \"no\""},
       {"[pipeline]\nissue = \"graph\"\n", "plan.toml:1: unknown table [pipeline]"},

@@ -7,8 +7,14 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefi
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
+# The build's own nvcc, where it has one: the consumer then must build README's .cu example.
+set(cuda_args "")
+if(CUDA_COMPILER)
+  set(cuda_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja
                         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH}
+                        ${cuda_args}
                         "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -26,6 +32,9 @@ endif()
 message(STATUS "consumer: ${out}")
 # README's example wrapped in a .cu file (built where the consumer found nvcc): with a GPU its
 # batches are checked against the CPU (0); without one, Create says there is none (3).
+if(CUDA_COMPILER AND NOT EXISTS ${WORK_DIR}/build/wrap_kernel)
+  message(FATAL_ERROR "the consumer did not build wrap_kernel with ${CUDA_COMPILER}")
+endif()
 if(EXISTS ${WORK_DIR}/build/wrap_kernel)
   execute_process(COMMAND ${WORK_DIR}/build/wrap_kernel RESULT_VARIABLE rc OUTPUT_VARIABLE out)
   if(NOT (rc EQUAL 0 OR (rc EQUAL 3 AND out MATCHES "no CUDA device")))

@@ -57,6 +57,9 @@ namespace detail {
 absl::Status ReadToml(std::string_view text, std::string_view file,
                       const std::vector<TomlKey>& keys, void* target,
                       std::vector<std::string>* present = nullptr);
+// The shortest text that reads back as exactly `v`, in fixed notation where 1e-5 <= |v| < 1e15
+// or v is 0 (0.05, 0.0009, 1000000), else in scientific (1e-07, 1e+20); "inf", "-inf", "nan".
+std::string ShortestDouble(double v);
 // How WriteToml writes a float: the shortest text that reads back as exactly the value (0.05),
 // or with 17 significant digits (0.050000000000000003), the form before session 47, which
 // DeviceProfileFingerprint hashes so that the fingerprints recorded in sweeps still match.
