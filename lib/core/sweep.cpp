@@ -939,11 +939,17 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
   };
   summary.accuracy = accuracy_rows([](const SweepPoint&) { return true; });
 
+  // The values of a string field of the points, in the order they first appear.
+  const auto distinct = [&points](std::string SweepPoint::*field) {
+    std::vector<std::string> out;
+    for (const SweepPoint& p : points) {
+      if (std::find(out.begin(), out.end(), p.*field) == out.end()) out.push_back(p.*field);
+    }
+    return out;
+  };
+
   // Accuracy per grid, where the sweep has several.
-  std::vector<std::string> grids;
-  for (const SweepPoint& p : points) {
-    if (std::find(grids.begin(), grids.end(), p.grid) == grids.end()) grids.push_back(p.grid);
-  }
+  const std::vector<std::string> grids = distinct(&SweepPoint::grid);
   if (grids.size() > 1) {
     for (const std::string& grid : grids) {
       const auto on_grid = [&grid](const SweepPoint& p) { return p.grid == grid; };
@@ -989,10 +995,7 @@ absl::StatusOr<SweepSummary> Summarize(const std::vector<SweepPoint>& points,
   summary.choices = choice_rows([](const SweepPoint&) { return true; });
 
   // Accuracy and choice per issue mode, where the sweep has several.
-  std::vector<std::string> modes;
-  for (const SweepPoint& p : points) {
-    if (std::find(modes.begin(), modes.end(), p.issue) == modes.end()) modes.push_back(p.issue);
-  }
+  const std::vector<std::string> modes = distinct(&SweepPoint::issue);
   if (modes.size() > 1) {
     for (const std::string& mode : modes) {
       const auto in_mode = [&mode](const SweepPoint& p) { return p.issue == mode; };
