@@ -13,7 +13,9 @@
 // controller's exploration.probe_ratio (default: the option's default),
 // `--second-visit-batches=S` its exploration.second_visit_batches (default: the option's),
 // `--revisit-batches=R` its exploration.revisit_batches and `--samples-per-candidate=K` its
-// exploration.samples_per_candidate (a visit then runs K + 1 batches; defaults: the options'). The
+// exploration.samples_per_candidate (a visit then runs K + 1 batches; defaults: the options'),
+// `--breadth-first-issue-share=F` its adaptive.breadth_first_issue_share in the breadth-first
+// configurations (as the pipeline applies it; default: the option's, 0). The
 // controller's halves
 // batch reports the sweep's kernel_half_ms (none where the sweep has none), or
 // `--kernel-half-share=S` times its kernel_ms for every configuration; `--no-kernel-halves`
@@ -25,6 +27,7 @@
 //                    [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=0]
 //                    [--probe-ratio=R] [--second-visit-batches=S] [--revisit-batches=R]
 //                    [--samples-per-candidate=K] [--kernel-half-share=S]
+//                    [--breadth-first-issue-share=F]
 //                    [--no-kernel-halves]
 //                    [--burst=FROM:TO:EXCESS] [--show=TEXT]
 // `--slow=0.25:0.17`: a quarter of the batches at an n take 1.17x on top of the noise (the
@@ -93,6 +96,7 @@ struct Settings {
   int second_visit = -1;      // exploration.second_visit_batches; < 0: the default
   int revisit = -1;           // exploration.revisit_batches; < 0: the default
   int samples_per_candidate = -1;  // exploration.samples_per_candidate; < 0: the default
+  double breadth_first_issue_share = 0.0;  // adaptive.breadth_first_issue_share (breadth-first)
   // The kernel at half the batch, as a share of the whole kernel, for every configuration;
   // < 0: the sweep's kernel_half_ms where it has one (none otherwise).
   double kernel_half_share = -1.0;
@@ -150,6 +154,7 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     if (s.second_visit >= 0) ao.exploration.second_visit_batches = s.second_visit;
     if (s.revisit >= 0) ao.exploration.revisit_batches = s.revisit;
     ao.measure_kernel_halves = !s.no_kernel_halves;
+    if (first.order == "breadth-first") ao.breadth_first_issue_share = s.breadth_first_issue_share;
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
     if (!model.ok()) {
@@ -349,6 +354,9 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--kernel-half-share=", 20) == 0) {
       ok = number(argv[i] + 20, &v) && v >= 0.0 && v <= 10.0;
       s.kernel_half_share = v;
+    } else if (std::strncmp(argv[i], "--breadth-first-issue-share=", 28) == 0) {
+      ok = number(argv[i] + 28, &v) && v >= 0.0 && v <= 1.0;
+      s.breadth_first_issue_share = v;
     } else if (std::strcmp(argv[i], "--no-kernel-halves") == 0) {
       s.no_kernel_halves = true;
     } else if (std::strncmp(argv[i], "--burst=", 8) == 0) {
@@ -379,6 +387,7 @@ int main(int argc, char** argv) {
                    "whole number >= 0, --probe-ratio: 0 to 100, --second-visit-batches: a "
                    "whole number 0 to 1e6, --revisit-batches: a whole number 1 to 1e6, "
                    "--samples-per-candidate: 1 to 32, --kernel-half-share: 0 to 10, "
+                   "--breadth-first-issue-share: 0 to 1, "
                    "--burst: FROM:TO:EXCESS, whole numbers 0 <= FROM <= TO <= 1e6 and an "
                    "excess 0 to 10, "
                    "--show: some text)\n";
@@ -403,7 +412,8 @@ int main(int argc, char** argv) {
                  "[--seeds=N>=1] [--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] "
                  "[--worst=N>=0] [--probe-ratio=R] [--second-visit-batches=S] "
                  "[--revisit-batches=R] [--samples-per-candidate=K] "
-                 "[--kernel-half-share=S] [--no-kernel-halves] [--burst=FROM:TO:EXCESS] "
+                 "[--kernel-half-share=S] [--breadth-first-issue-share=F] [--no-kernel-halves] "
+                 "[--burst=FROM:TO:EXCESS] "
                  "[--show=TEXT]\n";
     return 64;
   }

@@ -74,6 +74,12 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
             "either side, predict the faster of the visit's own time and the slower of those "
             "two n's residuals carried to it (a visit of two batches can sit in a slow stretch "
             "of a shared machine; predictions only, docs/models.md)");
+    s->Double("adaptive.breadth_first_issue_share",
+              [](C& c) -> double& { return c.adaptive.breadth_first_issue_share; }, 0, 1,
+              "where batches are issued breadth-first, the share of a sub-chunk's issue cost "
+              "spent before the first kernel can be issued: the model's first choice sees that "
+              "the kernels wait for every copy in to be issued (docs/models.md, T5); 0: off, the "
+              "default until an A/B on the H100; about 0.33 fits the H100 and the H200");
     s->Bool("adaptive.carry_far_visits", [](C& c) -> bool& { return c.adaptive.carry_far_visits; },
             "after a drift re-derivation that kept n, predict the n above every n measured "
             "since from the times measured before it, relative to the kept n's (the "

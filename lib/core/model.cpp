@@ -295,6 +295,15 @@ class CurrentModel final : public StreamModel {
       // Issue bound (T4): sub-chunks start no faster than one per s, however small they are;
       // the last one then runs its copy in, kernel and copy out.
       set.paths[set.count++] = {first_hd, sub_kernel, last_dh, Lin(t.sub_chunk), r};
+      if (t.kernel_issue_share > 0.0) {
+        // Kernel issue delay (T5): issued breadth-first, the first kernel waits until the host
+        // has issued every sub-chunk's copy in (w = share x s each); the kernels then run the
+        // whole t_e and the last copy out follows. Seen on the H100 and the H200 alike where
+        // the kernel dominates: flat on the device alone, 7-15 % slower issued live at
+        // n = 64-128 (docs/evidence/session47/).
+        const double w = t.kernel_issue_share * t.sub_chunk;
+        set.paths[set.count++] = {K(0.0), K(t.t_e), last_dh, Sum(K(w), Lin(w)), r};
+      }
     }
     return set;
   }
@@ -641,7 +650,8 @@ absl::Status ValidateModelTerms(const ModelTerms& t) {
       {"xdup_dh", t.xdup_dh}, {"xeff_hd", t.xeff_hd}, {"xeff_dh", t.xeff_dh},
       {"gap_hd", t.gap_hd},   {"gap_dh", t.gap_dh},   {"stream_overhead", t.stream_overhead},
       {"idle_stream_overhead", t.idle_stream_overhead},
-      {"sub_chunk", t.sub_chunk}, {"problem_size", t.problem_size},
+      {"sub_chunk", t.sub_chunk}, {"kernel_issue_share", t.kernel_issue_share},
+      {"problem_size", t.problem_size},
       {"bytes_hd", t.bytes_hd}, {"bytes_dh", t.bytes_dh},
   };
   for (const auto& [what, v] : terms) {
@@ -649,6 +659,10 @@ absl::Status ValidateModelTerms(const ModelTerms& t) {
       return absl::InvalidArgumentError(absl::StrCat(
           "model term ", what, " is ", v, ": the traits and the workload give no finite model"));
     }
+  }
+  if (t.kernel_issue_share < 0.0 || t.kernel_issue_share > 1.0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "model term kernel_issue_share is ", t.kernel_issue_share, "; it must be in [0, 1]"));
   }
   return absl::OkStatus();
 }

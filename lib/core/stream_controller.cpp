@@ -180,6 +180,7 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& o) {
            range("exploration probe_ratio", o.exploration.probe_ratio, 0.0, 100.0),
            range("exploration second_visit_batches", o.exploration.second_visit_batches, 0,
                  1e9),
+           range("breadth_first_issue_share", o.breadth_first_issue_share, 0.0, 1.0),
        }) {
     if (!r.ok()) return r;
   }
@@ -315,6 +316,7 @@ absl::StatusOr<StreamChoice> StreamController::Choose(std::int64_t items) const 
   t.sub_chunk_cost_ms = s_;
   absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
   if (!terms.ok()) return terms.status();
+  terms->kernel_issue_share = options_.breadth_first_issue_share;
   CandidateOptions c = options_.candidates;
   c.num_items = items;
   return ChooseNumStreams(*model_, *terms, c);
@@ -376,6 +378,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // workload's, and after a step change the carried fit picks n* (StepChangeIsFollowed).
   if (terms.ok()) {
     terms_ = *terms;
+    terms_->kernel_issue_share = options_.breadth_first_issue_share;
     int best = candidates_.front();
     double best_ms = ModelMs(best, c_);
     for (int n : candidates_) {

@@ -72,6 +72,8 @@ constexpr AdaptiveKey kAdaptiveKeys[] = {
     {"sweep.drift_threshold", "detector.threshold", nullptr},
     // Only where set: rows written before the option (0) resume as they are.
     {"sweep.second_visit_batches", "exploration.second_visit_batches", "0"},
+    // Only where set, too: rows before session 47 ran without it (0), and replay so.
+    {"sweep.breadth_first_issue_share", "adaptive.breadth_first_issue_share", "0"},
 };
 
 // The two schemas' keys of an entry. Both exist (SweepPlanTest checks every entry), so a null
@@ -278,6 +280,11 @@ const TomlSchema<SweepPlan>& SweepPlanSchema() {
             "the adaptive pipeline's adaptive.carry_far_visits: after a re-derivation that kept "
             "n, the n above every n measured since predicted from the times measured before it "
             "(predictions only)");
+    s->Double("sweep.breadth_first_issue_share",
+              [](P& p) -> double& { return p.breadth_first_issue_share; }, 0, 1,
+              "the adaptive pipeline's adaptive.breadth_first_issue_share: in breadth-first "
+              "configurations, the share of a sub-chunk's issue cost before the first kernel "
+              "(the model's T5; 0: off)");
     s->Int("sweep.measure_batches", [](P& p) -> int& { return p.measure_batches; }, 1, 15,
            "the adaptive pipeline's adaptive.measure_batches: non-streamed batches per "
            "(re-)measurement, the median of their parts used");

@@ -286,6 +286,55 @@ TEST(ModelTest, SteadyStatePeriodIsBoundedByTheIssueRate) {
             LinearizedModel(SteadyStatePaths(Terms(no_s, AnchorsIters1()))).TotalMs(16));
 }
 
+// Breadth-first order's kernel issue delay (T5, docs/models.md): with a share w = f x s per
+// sub-chunk the first kernel waits w n, then the kernels run t_e and the last copy out follows.
+// A kernel-bound batch (run 258's intensity 3000 on the H200: 1.22 / 3.33 / 1.22 ms) the model
+// otherwise predicts flattest at n = 128 is predicted best at 16-32, as it runs issued live.
+TEST(ModelTest, TheKernelIssueDelayBoundsABreadthFirstKernelBoundBatch) {
+  DeviceTraits traits = DeviceTraits::H100Anchors();
+  traits.sub_chunk_cost_ms = 0.0081;  // the H200's s (run 257)
+  Workload w;
+  w.times = {.h2d_ms = 1.22, .kernel_ms = 3.33, .d2h_ms = 1.22};
+  w.bytes = {.h2d = 64.0 * (1 << 20), .d2h = 64.0 * (1 << 20)};
+  ModelTerms t = Terms(traits, w);
+  auto m = MakeModel(ModelKind::kCurrent);
+  const double without = m->Predict(t, 128).total_ms;
+  ASSERT_EQ(m->Paths(t).count, 4);  // three device paths and T4
+  t.kernel_issue_share = 1.0 / 3;
+  ASSERT_EQ(m->Paths(t).count, 5);
+  const double wait = t.sub_chunk / 3;
+  for (int n : {1, 8, 32, 128}) {
+    const double t5 = wait * n + t.t_e + t.lat_dh + t.x_dh / n;
+    Prediction p = m->Predict(t, n);
+    EXPECT_GE(p.total_ms, t5 - 1e-12) << n;
+    if (n == 128) {
+      EXPECT_NEAR(p.total_ms, t5, 1e-12);  // T5 is the longest there
+      EXPECT_EQ(p.term, 5);  // 1-based: the fifth path
+      EXPECT_GT(p.total_ms, without * 1.05);
+    }
+  }
+  CandidateOptions c;
+  c.max_streams = 128;
+  c.powers_of_two = true;
+  c.num_items = 1 << 24;
+  t.kernel_issue_share = 0.0;
+  absl::StatusOr<StreamChoice> flat = ChooseNumStreams(*m, t, c);
+  t.kernel_issue_share = 1.0 / 3;
+  absl::StatusOr<StreamChoice> delayed = ChooseNumStreams(*m, t, c);
+  ASSERT_TRUE(flat.ok() && delayed.ok());
+  EXPECT_EQ(flat->streams, 128);
+  EXPECT_GE(delayed->streams, 16);
+  EXPECT_LE(delayed->streams, 32);
+  // The closed form still finds the minimum of the (unimodal) maximum.
+  const LinearizedModel lin(*m, t);
+  std::optional<double> opt = m->ClosedFormOptimum(t);
+  ASSERT_TRUE(opt.has_value());
+  for (int n = 1; n <= 256; ++n) EXPECT_LE(lin.TotalMs(*opt), lin.TotalMs(n) + 1e-9) << n;
+  // A share outside [0, 1] is no model.
+  t.kernel_issue_share = 1.5;
+  EXPECT_FALSE(ValidateModelTerms(t).ok());
+}
+
 TEST(ModelTest, GomezLunaCc1EquationsByHand) {
   DeviceTraits traits;
   traits.stream_overhead_ms = 0.10;  // GTX 280, section 3.2

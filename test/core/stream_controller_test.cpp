@@ -298,6 +298,35 @@ TEST(StreamControllerTest, AFitAtItsBoundIsRejected) {
   EXPECT_LT(c.stream_overhead_ms(), 0.02);
 }
 
+// adaptive.breadth_first_issue_share: the first choice for a kernel-bound batch issued
+// breadth-first (the model's T5) is 16-32, where the model without it takes 128, the n whose
+// three-batch visits a slow stretch then held (run 264, docs/evidence/session47/).
+TEST(StreamControllerTest, TheBreadthFirstIssueShareMovesTheFirstChoice) {
+  DeviceTraits traits = Believed();
+  traits.sub_chunk_cost_ms = 0.0081;
+  constexpr Workload2 kKernelBound{1.22, 3.33, 1.22};
+  auto first_choice = [&](double share) {
+    AdaptiveOptions o = Options();
+    o.breadth_first_issue_share = share;
+    StreamController c(MakeModel(ModelKind::kCurrent), traits, o);
+    SimulatedCard card(5);
+    for (int i = 0; i < 10 && c.events().empty(); ++i) {
+      const BatchPlan p = c.Plan(kItems);
+      EXPECT_TRUE(c.Observe(p, card.Run(p, kKernelBound, kItems)).ok());
+    }
+    return c.events().empty() ? 0 : c.events()[0].new_streams;
+  };
+  EXPECT_EQ(first_choice(0.0), 128);
+  const int delayed = first_choice(1.0 / 3);
+  EXPECT_GE(delayed, 16);
+  EXPECT_LE(delayed, 32);
+  AdaptiveOptions bad = Options();
+  bad.breadth_first_issue_share = 1.5;
+  absl::Status v = ValidateAdaptiveOptions(bad);
+  EXPECT_FALSE(v.ok());
+  EXPECT_NE(v.message().find("breadth_first_issue_share"), std::string::npos) << v;
+}
+
 TEST(StreamControllerTest, StepChangeIsFollowed) {
   StreamController c = Make();
   SimulatedCard card(9);

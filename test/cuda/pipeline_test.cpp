@@ -1324,6 +1324,29 @@ INSTANTIATE_TEST_SUITE_P(Issue, LauncherFailing,
 // both cards, and the file stays byte for byte (before session 46 the pipeline calibrated this
 // card and wrote over it, and so did `streampipe sweep --profile`); this card's profile from
 // another driver is a stale copy: calibrated again and replaced, as the option says.
+// adaptive.breadth_first_issue_share reaches the controller where batches are issued
+// breadth-first and nowhere else (each kernel follows its own copy in otherwise); a bad value
+// is refused whatever the order.
+TEST_F(PipelineTest, TheBreadthFirstIssueShareAppliesToBreadthFirstOrderAlone) {
+  for (IssueOrder order :
+       {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst, IssueOrder::kEnginePerStream}) {
+    PipelineOptions o = AddScalarOptions(1 << 16, 1, order);
+    o.adaptive.breadth_first_issue_share = 0.25;
+    absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->controller().options().breadth_first_issue_share,
+              order == IssueOrder::kBreadthFirst ? 0.25 : 0.0)
+        << IssueOrderName(order);
+    PipelineOptions bad = AddScalarOptions(1 << 16, 1, order);
+    bad.adaptive.breadth_first_issue_share = 1.5;
+    absl::StatusOr<StreamPipeline> refused = StreamPipeline::Create(bad);
+    ASSERT_FALSE(refused.ok()) << IssueOrderName(order);
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(refused.status().message().find("breadth_first_issue_share"), std::string::npos)
+        << refused.status();
+  }
+}
+
 TEST_F(PipelineTest, AnotherCardsProfileIsRefusedAndKept) {
   absl::StatusOr<Calibration> cal = Calibrate({.quick = true, .inline_copies = false});
   ASSERT_TRUE(cal.ok()) << cal.status();

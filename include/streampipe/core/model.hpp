@@ -56,7 +56,7 @@ absl::StatusOr<ModelKind> ParseModelKind(std::string_view name);
 // cc >= 9.0 (Hopper and later), werkhoven-2ce before.
 ModelKind ModelFor(const DeviceTraits& traits);
 
-inline constexpr int kMaxPaths = 4;
+inline constexpr int kMaxPaths = 5;
 
 // A model's critical paths for one workload: the prediction at n is the longest of them.
 struct PathSet {

@@ -119,6 +119,11 @@ struct ModelTerms {
   double stream_overhead = 0.0;
   double idle_stream_overhead = -1.0;  // DeviceTraits::idle_stream_overhead_ms (< 0: use c)
   double sub_chunk = 0.0;  // DeviceTraits::sub_chunk_cost_ms
+  // The share of a sub-chunk's issue cost s the host spends before a batch's first kernel can
+  // be issued, per sub-chunk: issued breadth-first (every copy in, then every kernel, then every
+  // copy out), the first kernel waits for the n copies in, about s/3 each. 0 (the default, and
+  // depth-first order): no such wait. The current model's path T5 (docs/models.md); in [0, 1].
+  double kernel_issue_share = 0.0;
   double problem_size = 0.0;
   double bytes_hd = 0.0;
   double bytes_dh = 0.0;

@@ -185,6 +185,15 @@ struct AdaptiveOptions {
   // 68 to 63 but one sweep-mode over 10 % and one median up by 0.09 points, which its criterion,
   // written before the run, did not allow (docs/results.md, session 42).
   bool carry_far_visits = false;
+  // Where batches are issued breadth-first (every copy in, then every kernel, then every copy
+  // out), the share of a sub-chunk's issue cost s spent before the first kernel can be issued:
+  // the current model's path T5, w n + t_e + the last copy out with w = share x s
+  // (docs/models.md). It moves the first choice, before any batch has measured the issue line:
+  // a kernel-bound breadth-first workload the model otherwise predicts flat from n = 32 to 128
+  // is issued live 7-15 % slower at 64-128 (the largest class of worst choices on the H100 and
+  // every one on the H200; docs/evidence/session47/). The pipeline applies it to breadth-first
+  // order alone. 0: off (the default, until an A/B on the H100); about 1/3 fits both cards.
+  double breadth_first_issue_share = 0.0;
   DriftDetectorOptions detector;
   int cooldown_batches = 8;     // batches after a (re)derivation that learn the level at n*
   bool adapt = true;            // re-derive on drift

@@ -57,6 +57,7 @@ struct SweepPlan {
   bool check_anchor = AdaptiveOptions{}.check_anchor;
   bool cap_slow_visits = AdaptiveOptions{}.cap_slow_visits;
   bool carry_far_visits = AdaptiveOptions{}.carry_far_visits;
+  double breadth_first_issue_share = AdaptiveOptions{}.breadth_first_issue_share;
   int measure_batches = AdaptiveOptions{}.measure_batches;
   double drift_threshold = AdaptiveOptions{}.detector.threshold;
   // Where it goes (paths relative to the working directory, as the flags').
