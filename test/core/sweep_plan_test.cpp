@@ -228,6 +228,7 @@ SweepPlan NonDefaultAdaptivePlan() {
   p.measure_batches = 5;
   p.drift_threshold = 0.1234567;
   p.second_visit_batches = 40;
+  p.breadth_first_issue_share = 0.333;
   return p;
 }
 
@@ -242,6 +243,7 @@ TEST(SweepPlanTest, ThePlansControllerKeysSetTheAdaptiveOptions) {
   EXPECT_EQ(o.measure_batches, 5);
   EXPECT_EQ(o.detector.threshold, 0.1234567);
   EXPECT_EQ(o.exploration.second_visit_batches, 40);
+  EXPECT_EQ(o.breadth_first_issue_share, 0.333);
   // The rest is the library's default (a sample of it checked here): the n to choose from are
   // the sweep's.
   const AdaptiveOptions d;
@@ -260,13 +262,13 @@ TEST(SweepPlanTest, TheDefaultSettingsAreTheOnesRowsHaveWritten) {
   EXPECT_EQ(*text,
             "kernel-halves=true probe-ratio=3 check-anchor=false cap-slow-visits=true "
             "carry-far-visits=false measure-batches=1 drift-threshold=0.1");
-  // second-visit-batches appears where set, last.
+  // second-visit-batches and breadth-first-issue-share appear where set, last.
   text = FormatSweepSettings(SweepAdaptiveSettings(SweepAdaptiveOptions(NonDefaultAdaptivePlan())));
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_EQ(*text,
             "kernel-halves=false probe-ratio=3.0000001 check-anchor=true cap-slow-visits=false "
             "carry-far-visits=true measure-batches=5 drift-threshold=0.1234567 "
-            "second-visit-batches=40");
+            "second-visit-batches=40 breadth-first-issue-share=0.333");
 }
 
 TEST(SweepPlanTest, ARowsSettingsReadBackToTheOptionsItRanWith) {
@@ -281,6 +283,7 @@ TEST(SweepPlanTest, ARowsSettingsReadBackToTheOptionsItRanWith) {
   EXPECT_EQ(back.exploration.probe_ratio, 3.0000001);
   EXPECT_EQ(back.detector.threshold, 0.1234567);
   EXPECT_EQ(back.exploration.second_visit_batches, 40);
+  EXPECT_EQ(back.breadth_first_issue_share, 0.333);
   EXPECT_EQ(back.measure_kernel_halves, ran.measure_kernel_halves);
   EXPECT_EQ(back.carry_far_visits, ran.carry_far_visits);
   // A key the settings do not name is left as it was: the caller says what older sweeps ran.
@@ -288,12 +291,14 @@ TEST(SweepPlanTest, ARowsSettingsReadBackToTheOptionsItRanWith) {
   before.carry_far_visits = true;
   before.exploration.probe_ratio = 7;
   before.exploration.second_visit_batches = 9;
+  before.breadth_first_issue_share = 0.5;
   ASSERT_TRUE(ApplySweepAdaptiveSettings("held=2 check-anchor=true", &before).ok());
   EXPECT_TRUE(before.carry_far_visits);
   EXPECT_EQ(before.exploration.probe_ratio, 7);
   EXPECT_TRUE(before.check_anchor);
   // But a key the writer leaves out at a value reads as that value where a row omits it.
   EXPECT_EQ(before.exploration.second_visit_batches, 0);
+  EXPECT_EQ(before.breadth_first_issue_share, 0.0);  // rows before session 47 ran without it
 }
 
 TEST(SweepPlanTest, ABadSettingNamesItsKeyAndValueAndChangesNothing) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <iterator>
 #include <memory>
 #include <deque>
@@ -1320,10 +1321,6 @@ INSTANTIATE_TEST_SUITE_P(Issue, LauncherFailing,
                            return std::string(IssueModeName(i.param));
                          });
 
-// A profile is a card's data. pipeline.profile naming another card's is an error that names
-// both cards, and the file stays byte for byte (before session 46 the pipeline calibrated this
-// card and wrote over it, and so did `streampipe sweep --profile`); this card's profile from
-// another driver is a stale copy: calibrated again and replaced, as the option says.
 // adaptive.breadth_first_issue_share reaches the controller where batches are issued
 // breadth-first and nowhere else (each kernel follows its own copy in otherwise); a bad value
 // is refused whatever the order.
@@ -1337,15 +1334,22 @@ TEST_F(PipelineTest, TheBreadthFirstIssueShareAppliesToBreadthFirstOrderAlone) {
     EXPECT_EQ(p->controller().options().breadth_first_issue_share,
               order == IssueOrder::kBreadthFirst ? 0.25 : 0.0)
         << IssueOrderName(order);
-    PipelineOptions bad = AddScalarOptions(1 << 16, 1, order);
-    bad.adaptive.breadth_first_issue_share = 1.5;
-    absl::StatusOr<StreamPipeline> refused = StreamPipeline::Create(bad);
-    ASSERT_FALSE(refused.ok()) << IssueOrderName(order);
-    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_NE(refused.status().message().find("breadth_first_issue_share"), std::string::npos)
-        << refused.status();
+    for (double share : {1.5, -0.1, std::numeric_limits<double>::quiet_NaN()}) {
+      PipelineOptions bad = AddScalarOptions(1 << 16, 1, order);
+      bad.adaptive.breadth_first_issue_share = share;
+      absl::StatusOr<StreamPipeline> refused = StreamPipeline::Create(bad);
+      ASSERT_FALSE(refused.ok()) << IssueOrderName(order) << " " << share;
+      EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_NE(refused.status().message().find("breadth_first_issue_share"), std::string::npos)
+          << refused.status();
+    }
   }
 }
+
+// A profile is a card's data. pipeline.profile naming another card's is an error that names
+// both cards, and the file stays byte for byte (before session 46 the pipeline calibrated this
+// card and wrote over it, and so did `streampipe sweep --profile`); this card's profile from
+// another driver is a stale copy: calibrated again and replaced, as the option says.
 
 TEST_F(PipelineTest, AnotherCardsProfileIsRefusedAndKept) {
   absl::StatusOr<Calibration> cal = Calibrate({.quick = true, .inline_copies = false});

@@ -187,7 +187,7 @@ struct AdaptiveOptions {
   bool carry_far_visits = false;
   // Where batches are issued breadth-first (every copy in, then every kernel, then every copy
   // out), the share of a sub-chunk's issue cost s spent before the first kernel can be issued:
-  // the current model's path T5, w n + t_e + the last copy out with w = share x s
+  // the current model's path T5, w (n - 1) + t_e + the last copy out with w = share x s
   // (docs/models.md). It moves the first choice, before any batch has measured the issue line:
   // a kernel-bound breadth-first workload the model otherwise predicts flat from n = 32 to 128
   // is issued live 7-15 % slower at 64-128 (the largest class of worst choices on the H100 and
