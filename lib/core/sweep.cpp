@@ -459,6 +459,94 @@ std::string ChoiceCell(const ChoiceQuality& q) {
                       Ratio(q.mean_speed), " / ", Ratio(q.worst_speed), ")");
 }
 
+// A table of one row label and one cell per column (a grid, an issue mode) in each row.
+struct Columns {
+  std::string corner;                // the label column's header
+  std::vector<std::string> headers;  // a column's header each
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+};
+
+// The rows of `per_column` (one list per column, its rows in the same order): each row labelled
+// by `label` of the first column's entry, each cell `cell` of that column's entry.
+template <typename T, typename Label, typename Cell>
+Columns ColumnsOf(std::string corner, std::vector<std::string> headers,
+                  const std::vector<const std::vector<T>*>& per_column, Label label, Cell cell) {
+  Columns c{std::move(corner), std::move(headers), {}};
+  if (per_column.empty()) return c;
+  for (std::size_t row = 0; row < per_column.front()->size(); ++row) {
+    std::vector<std::string> cells;
+    for (const std::vector<T>* column : per_column) cells.push_back(cell((*column)[row]));
+    c.rows.emplace_back(label((*per_column.front())[row]), std::move(cells));
+  }
+  return c;
+}
+
+std::string MarkdownColumns(const Columns& c) {
+  std::string out = absl::StrCat("| ", c.corner, " |");
+  std::string rule = "| --- |";
+  for (const std::string& h : c.headers) {
+    absl::StrAppend(&out, " ", h, " |");
+    absl::StrAppend(&rule, " ---: |");
+  }
+  absl::StrAppend(&out, "\n", rule, "\n");
+  for (const auto& [label, cells] : c.rows) {
+    absl::StrAppend(&out, "| ", label, " |");
+    for (const std::string& cell : cells) absl::StrAppend(&out, " ", cell, " |");
+    absl::StrAppend(&out, "\n");
+  }
+  return out;
+}
+
+// Indented two spaces, labels in 20 columns, each cell right-aligned in `width`.
+std::string TextColumns(const Columns& c, int width) {
+  std::string out = absl::StrFormat("  %-20s", c.corner);
+  for (const std::string& h : c.headers) absl::StrAppend(&out, absl::StrFormat(" %*s", width, h));
+  absl::StrAppend(&out, "\n");
+  for (const auto& [label, cells] : c.rows) {
+    absl::StrAppend(&out, absl::StrFormat("  %-20s", label));
+    for (const std::string& cell : cells) {
+      absl::StrAppend(&out, absl::StrFormat(" %*s", width, cell));
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  return out;
+}
+
+std::string ModelOf(const ModelAccuracy& a) { return a.model; }
+std::string WhoOf(const ChoiceQuality& q) { return q.who; }
+
+// The tables per grid and per issue mode: each predictor's accuracy in each, and each chooser's
+// choice in each mode. `markdown` names the columns in full.
+Columns GridAccuracyColumns(const SweepSummary& s) {
+  std::vector<std::string> headers;
+  std::vector<const std::vector<ModelAccuracy>*> columns;
+  for (const GridAccuracy& g : s.grid_accuracy) {
+    headers.push_back(absl::StrCat(g.grid, " (", g.points, ")"));
+    columns.push_back(&g.accuracy);
+  }
+  return ColumnsOf("predictor", std::move(headers), columns, ModelOf, GridCell);
+}
+Columns ModeAccuracyColumns(const SweepSummary& s, bool markdown) {
+  std::vector<std::string> headers;
+  std::vector<const std::vector<ModelAccuracy>*> columns;
+  for (const IssueModeSummary& m : s.issue_modes) {
+    headers.push_back(markdown ? absl::StrCat(m.issue, " (", m.points, " points, ", m.configs,
+                                              " configurations)")
+                               : absl::StrCat(m.issue, " (", m.points, ")"));
+    columns.push_back(&m.accuracy);
+  }
+  return ColumnsOf("predictor", std::move(headers), columns, ModelOf, GridCell);
+}
+Columns ModeChoiceColumns(const SweepSummary& s, bool markdown) {
+  std::vector<std::string> headers;
+  std::vector<const std::vector<ChoiceQuality>*> columns;
+  for (const IssueModeSummary& m : s.issue_modes) {
+    headers.push_back(markdown ? m.issue : absl::StrCat(m.issue, " (", m.configs, ")"));
+    columns.push_back(&m.choices);
+  }
+  return ColumnsOf("chooser", std::move(headers), columns, WhoOf, ChoiceCell);
+}
+
 bool AnyHeld(const SweepSummary& s) {
   return std::any_of(s.device_accuracy.begin(), s.device_accuracy.end(),
                      [](const ModelAccuracy& a) { return a.points > 0; });
@@ -1172,23 +1260,8 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
     absl::StrAppend(&out,
                     "\n### Prediction accuracy per grid\n\n"
                     "Median / max relative error (points over 10 %) of each predictor over "
-                    "each grid's points (the grid's points in the header).\n\n"
-                    "| predictor |");
-    std::string rule = "| --- |";
-    for (const GridAccuracy& g : summary.grid_accuracy) {
-      absl::StrAppend(&out, " ", g.grid, " (", g.points, ") |");
-      absl::StrAppend(&rule, " ---: |");
-    }
-    absl::StrAppend(&out, "\n", rule, "\n");
-    // Every grid has the same rows (SweepSummary::accuracy's order).
-    const std::vector<ModelAccuracy>& rows = summary.grid_accuracy.front().accuracy;
-    for (std::size_t row = 0; row < rows.size(); ++row) {
-      absl::StrAppend(&out, "| ", rows[row].model, " |");
-      for (const GridAccuracy& g : summary.grid_accuracy) {
-        absl::StrAppend(&out, " ", GridCell(g.accuracy[row]), " |");
-      }
-      absl::StrAppend(&out, "\n");
-    }
+                    "each grid's points (the grid's points in the header).\n\n",
+                    MarkdownColumns(GridAccuracyColumns(summary)));
   }
   absl::StrAppend(&out,
                   "\n### Choice of n\n\n"
@@ -1209,33 +1282,9 @@ std::string SummaryMarkdown(const SweepSummary& summary) {
                     "\n### Per issue mode\n\n"
                     "Each issue mode's points alone (the mode's points and configurations in the "
                     "header): median / max relative error (points over 10 %) of each predictor, "
-                    "then each chooser's mean / worst ratio (mean / worst speed).\n\n"
-                    "| predictor |");
-    std::string rule = "| --- |";
-    for (const IssueModeSummary& m : summary.issue_modes) {
-      absl::StrAppend(&out, " ", m.issue, " (", m.points, " points, ", m.configs,
-                      " configurations) |");
-      absl::StrAppend(&rule, " ---: |");
-    }
-    absl::StrAppend(&out, "\n", rule, "\n");
-    const IssueModeSummary& first = summary.issue_modes.front();
-    for (std::size_t row = 0; row < first.accuracy.size(); ++row) {
-      absl::StrAppend(&out, "| ", first.accuracy[row].model, " |");
-      for (const IssueModeSummary& m : summary.issue_modes) {
-        absl::StrAppend(&out, " ", GridCell(m.accuracy[row]), " |");
-      }
-      absl::StrAppend(&out, "\n");
-    }
-    absl::StrAppend(&out, "\n| chooser |");
-    for (const IssueModeSummary& m : summary.issue_modes) absl::StrAppend(&out, " ", m.issue, " |");
-    absl::StrAppend(&out, "\n", rule, "\n");
-    for (std::size_t row = 0; row < first.choices.size(); ++row) {
-      absl::StrAppend(&out, "| ", first.choices[row].who, " |");
-      for (const IssueModeSummary& m : summary.issue_modes) {
-        absl::StrAppend(&out, " ", ChoiceCell(m.choices[row]), " |");
-      }
-      absl::StrAppend(&out, "\n");
-    }
+                    "then each chooser's mean / worst ratio (mean / worst speed).\n\n",
+                    MarkdownColumns(ModeAccuracyColumns(summary, /*markdown=*/true)), "\n",
+                    MarkdownColumns(ModeChoiceColumns(summary, /*markdown=*/true)));
   }
   absl::StrAppend(&out,
                   "\n### Speed-ups\n\n"
@@ -1293,20 +1342,8 @@ std::string SummaryText(const SweepSummary& summary) {
                                           Percent(a.median_rel_error), Percent(a.max_rel_error)));
   }
   if (!summary.grid_accuracy.empty()) {
-    absl::StrAppend(&out, "Prediction accuracy per grid (median / max, points over 10 %):\n");
-    absl::StrAppend(&out, absl::StrFormat("  %-20s", "predictor"));
-    for (const GridAccuracy& g : summary.grid_accuracy) {
-      absl::StrAppend(&out, absl::StrFormat(" %24s", absl::StrCat(g.grid, " (", g.points, ")")));
-    }
-    absl::StrAppend(&out, "\n");
-    const std::vector<ModelAccuracy>& rows = summary.grid_accuracy.front().accuracy;
-    for (std::size_t row = 0; row < rows.size(); ++row) {
-      absl::StrAppend(&out, absl::StrFormat("  %-20s", rows[row].model));
-      for (const GridAccuracy& g : summary.grid_accuracy) {
-        absl::StrAppend(&out, absl::StrFormat(" %24s", GridCell(g.accuracy[row])));
-      }
-      absl::StrAppend(&out, "\n");
-    }
+    absl::StrAppend(&out, "Prediction accuracy per grid (median / max, points over 10 %):\n",
+                    TextColumns(GridAccuracyColumns(summary), 24));
   }
   absl::StrAppend(&out,
                   "Choice of n (ratio: time at chosen n / time at best n; speed: its inverse):\n");
@@ -1320,33 +1357,9 @@ std::string SummaryText(const SweepSummary& summary) {
   if (!summary.issue_modes.empty()) {
     absl::StrAppend(&out,
                     "Per issue mode (error: median / max, points over 10 %; choice: mean / worst "
-                    "ratio, mean / worst speed):\n");
-    absl::StrAppend(&out, absl::StrFormat("  %-20s", "predictor"));
-    for (const IssueModeSummary& m : summary.issue_modes) {
-      absl::StrAppend(&out, absl::StrFormat(" %30s", absl::StrCat(m.issue, " (", m.points, ")")));
-    }
-    absl::StrAppend(&out, "\n");
-    const IssueModeSummary& first = summary.issue_modes.front();
-    for (std::size_t row = 0; row < first.accuracy.size(); ++row) {
-      absl::StrAppend(&out, absl::StrFormat("  %-20s", first.accuracy[row].model));
-      for (const IssueModeSummary& m : summary.issue_modes) {
-        absl::StrAppend(&out, absl::StrFormat(" %30s", GridCell(m.accuracy[row])));
-      }
-      absl::StrAppend(&out, "\n");
-    }
-    absl::StrAppend(&out, absl::StrFormat("  %-20s", "chooser"));
-    for (const IssueModeSummary& m : summary.issue_modes) {
-      absl::StrAppend(&out,
-                      absl::StrFormat(" %30s", absl::StrCat(m.issue, " (", m.configs, ")")));
-    }
-    absl::StrAppend(&out, "\n");
-    for (std::size_t row = 0; row < first.choices.size(); ++row) {
-      absl::StrAppend(&out, absl::StrFormat("  %-20s", first.choices[row].who));
-      for (const IssueModeSummary& m : summary.issue_modes) {
-        absl::StrAppend(&out, absl::StrFormat(" %30s", ChoiceCell(m.choices[row])));
-      }
-      absl::StrAppend(&out, "\n");
-    }
+                    "ratio, mean / worst speed):\n",
+                    TextColumns(ModeAccuracyColumns(summary, /*markdown=*/false), 30),
+                    TextColumns(ModeChoiceColumns(summary, /*markdown=*/false), 30));
   }
   absl::StrAppend(&out, absl::StrFormat("Speed-ups (mean over configurations; %d in the sweep):\n",
                                         summary.speedups.configs));
