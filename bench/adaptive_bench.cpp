@@ -102,14 +102,13 @@ KernelLauncher VariableAddScalar() {
 // ---------------------------------------------------------------------------------------------
 // A mode's own resources and batches: a failure exits 70 with "adaptive_bench <mode>: " and the
 // error (the modes measure; they do not recover, and a figure after a failed call means nothing).
-// (The message is built only on failure: these sit in timed loops.)
+// (bench::OkOrExit builds the message only on failure: these sit in timed loops.)
 void ExitOnError(const absl::Status& st, const char* mode) {
-  if (!st.ok()) bench::OkOrExit(st, absl::StrCat("adaptive_bench ", mode));
+  bench::OkOrExit(st, "adaptive_bench ", mode);
 }
 template <typename T>
 T ValueOrExit(absl::StatusOr<T> result, const char* mode) {
-  ExitOnError(result.status(), mode);
-  return *std::move(result);
+  return bench::ValueOrExit(std::move(result), "adaptive_bench ", mode);
 }
 
 void Stationary() {

@@ -93,17 +93,21 @@ inline absl::StatusOr<std::vector<int>> ParseIntListFlag(absl::string_view flag,
 // Where `status` is an error: prints "<what>: <status>" on stderr and exits kSoftwareExit. For
 // the tools' own resources (buffers, streams, events, pipelines) and their batches: a tool
 // measures and does not recover, and a figure taken after a failed call would mean nothing.
-inline void OkOrExit(const absl::Status& status, absl::string_view what) {
+// `what` is its parts, joined (absl::StrCat) only on failure, so a call in a timed loop builds
+// no message: OkOrExit(st, "adaptive_bench ", mode).
+template <typename... What>
+void OkOrExit(const absl::Status& status, const What&... what) {
   if (status.ok()) return;
+  const std::string where = absl::StrCat(what...);
   const std::string shown = status.ToString();
-  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(what.size()), what.data(), shown.c_str());
+  std::fprintf(stderr, "%s: %s\n", where.c_str(), shown.c_str());
   std::exit(kSoftwareExit);
 }
 
 // The value `result` holds, or, where it holds an error, OkOrExit's message and exit.
-template <typename T>
-T ValueOrExit(absl::StatusOr<T> result, absl::string_view what) {
-  OkOrExit(result.status(), what);
+template <typename T, typename... What>
+T ValueOrExit(absl::StatusOr<T> result, const What&... what) {
+  OkOrExit(result.status(), what...);
   return *std::move(result);
 }
 

@@ -67,6 +67,10 @@ TEST(BenchArgsDeathTest, ValueOrExitPrintsWhatFailedAndExits70) {
       "^adaptive_bench stationary: RESOURCE_EXHAUSTED: out of memory\n$");
   EXPECT_EXIT(OkOrExit(absl::InternalError("cudaStreamCreate failed"), "soak: a stream"),
               ExitedWithCode(70), "^soak: a stream: INTERNAL: cudaStreamCreate failed\n$");
+  // What failed, in parts: joined only here, on failure.
+  EXPECT_EXIT(ValueOrExit(absl::StatusOr<int>(absl::InternalError("bad batch")),
+                          "histogram_bench: ", "a batch of ", 64, " frames"),
+              ExitedWithCode(70), "^histogram_bench: a batch of 64 frames: INTERNAL: bad batch\n$");
 }
 
 }  // namespace

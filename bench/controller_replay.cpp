@@ -154,7 +154,8 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
     if (s.second_visit >= 0) ao.exploration.second_visit_batches = s.second_visit;
     if (s.revisit >= 0) ao.exploration.revisit_batches = s.revisit;
     ao.measure_kernel_halves = !s.no_kernel_halves;
-    if (first.order == "breadth-first") ao.breadth_first_issue_share = s.breadth_first_issue_share;
+    ao.breadth_first_issue_share = s.breadth_first_issue_share;
+    ao = streampipe::ForIssueOrder(ao, first.order == "breadth-first");
     absl::StatusOr<std::unique_ptr<streampipe::StreamModel>> model =
         streampipe::MakeModel("auto", traits);
     if (!model.ok()) {

@@ -47,15 +47,14 @@ std::int64_t g_frames = 2048;
 std::int64_t g_cont_batches = 1000;  // continuous runs: long enough to amortize start-up
 HistogramKernel g_shared = HistogramKernel::kShared;
 
-// Where a call fails, "histogram_bench: <what>: <error>" and exit 70 (bench_args.hpp); the
-// message is built only then (SyncRun's loop is timed).
+// Where a call fails, "histogram_bench: <what>: <error>" and exit 70 (bench_args.hpp, which
+// builds the message only then: SyncRun's loop is timed).
 void OkOrExit(const absl::Status& st, const char* what) {
-  if (!st.ok()) bench::OkOrExit(st, absl::StrCat("histogram_bench: ", what));
+  bench::OkOrExit(st, "histogram_bench: ", what);
 }
 template <typename T>
 T ValueOrExit(absl::StatusOr<T> result, const char* what) {
-  OkOrExit(result.status(), what);
-  return *std::move(result);
+  return bench::ValueOrExit(std::move(result), "histogram_bench: ", what);
 }
 
 PipelineOptions Options(const FrameFormat& f, std::int64_t batch, HistogramKernel k) {

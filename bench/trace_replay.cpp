@@ -104,9 +104,7 @@ absl::StatusOr<streampipe::AdaptiveOptions> OptionsFor(
     // Valid: main applied each to a config before.
     (void)streampipe::ApplyConfigOverride(&config, key, value);
   }
-  // As the pipeline: the kernel issue delay is breadth-first order's alone.
-  if (first.order != "breadth-first") config.adaptive.breadth_first_issue_share = 0.0;
-  return config.adaptive;
+  return streampipe::ForIssueOrder(config.adaptive, first.order == "breadth-first");
 }
 
 struct Replayed {

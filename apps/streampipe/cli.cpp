@@ -213,4 +213,17 @@ bool SameFile(const std::string& a, const std::string& b) {
   return ec ? a == b : ca == cb;
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
+    const std::vector<std::string>& paths) {
+  const auto is_file = [](const std::string& p) { return !p.empty() && p != "-"; };
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    for (std::size_t j = i + 1; j < paths.size(); ++j) {
+      if (is_file(paths[i]) && is_file(paths[j]) && SameFile(paths[i], paths[j])) {
+        return std::make_pair(i, j);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace streampipe::cli

@@ -6,6 +6,7 @@
 #ifndef STREAMPIPE_APPS_CLI_HPP_
 #define STREAMPIPE_APPS_CLI_HPP_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -93,6 +94,11 @@ int Fail(std::string_view command, int code, const absl::Status& status);
 // Do two paths name one file: the same path, or two names of one existing file (a link, "./",
 // "a/../")? An output opened over its own input would empty it before it is read.
 bool SameFile(const std::string& a, const std::string& b);
+
+// The first two of `paths` (in order: i < j) that name one file, by SameFile; empty paths and
+// "-" (stdin or stdout) name none. nullopt where no two do.
+std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
+    const std::vector<std::string>& paths);
 
 }  // namespace streampipe::cli
 

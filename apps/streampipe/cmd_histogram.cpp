@@ -297,20 +297,16 @@ int RunHistogram(const std::vector<std::string>& args) {
   // so the input would be lost before it was read (before session 47: exit 0, "0 frames", the
   // input left empty), or one output written over the other.
   {
-    std::vector<std::pair<std::string, std::string>> files;  // what, path
-    if (have_input && fs.positional()[0] != "-") files.emplace_back("INPUT", fs.positional()[0]);
-    if (!output.empty() && output != "-") files.emplace_back("--output", output);
-    if (!trace_path.empty()) files.emplace_back("--trace", trace_path);
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      for (std::size_t j = i + 1; j < files.size(); ++j) {
-        if (!SameFile(files[i].second, files[j].second)) continue;
-        return Fail(kCommand, kExitUsage,
-                    absl::StrCat(files[j].first, "=", files[j].second, " and ", files[i].first,
-                                 " '", files[i].second, "' name one file; ",
-                                 i == 0 && have_input && files[0].first == "INPUT"
-                                     ? "writing it would empty the input before it is read"
-                                     : "each output needs its own"));
-      }
+    const std::string names[] = {"INPUT", "--output", "--trace"};
+    const std::vector<std::string> paths = {have_input ? fs.positional()[0] : "", output,
+                                            trace_path};
+    if (const auto same = FirstSameFile(paths)) {
+      const auto [i, j] = *same;
+      return Fail(kCommand, kExitUsage,
+                  absl::StrCat(names[j], "=", paths[j], " and ", names[i], " '", paths[i],
+                               "' name one file; ",
+                               i == 0 ? "writing it would empty the input before it is read"
+                                      : "each output needs its own"));
     }
   }
   ConfigResult cfg = LoadConfig(kCommand, config_path, fs);

@@ -933,23 +933,14 @@ int RunSweep(const std::vector<std::string>& args) {
                              " are both - (stdout); one of them needs a file"));
   }
   {
-    struct Output {
-      const std::string* path;
-      const std::string* name;
-      const TomlKey* key;
-    };
-    const Output files[] = {{&output, &output_flag, output_key},
-                            {&summary_path, &summary_flag, summary_key},
-                            {&adaptive_trace, &adaptive_trace_flag, adaptive_trace_key}};
-    for (std::size_t i = 0; i < std::size(files); ++i) {
-      for (std::size_t j = i + 1; j < std::size(files); ++j) {
-        const std::string& a = *files[i].path;
-        const std::string& b = *files[j].path;
-        if (a.empty() || b.empty() || a == "-" || b == "-" || !SameFile(a, b)) continue;
-        return Fail(kCommand, clash_code(*files[i].key, *files[j].key),
-                    absl::StrCat(*files[i].name, " and ", *files[j].name, " name one file, '",
-                                 a, "'; each output needs its own"));
-      }
+    const std::string* names[] = {&output_flag, &summary_flag, &adaptive_trace_flag};
+    const TomlKey* keys[] = {output_key, summary_key, adaptive_trace_key};
+    const std::vector<std::string> paths = {output, summary_path, adaptive_trace};
+    if (const auto same = FirstSameFile(paths)) {
+      const auto [i, j] = *same;
+      return Fail(kCommand, clash_code(*keys[i], *keys[j]),
+                  absl::StrCat(*names[i], " and ", *names[j], " name one file, '", paths[i],
+                               "'; each output needs its own"));
     }
   }
   // The plan is printed once it is one the sweep would run: its outputs checked too (before
@@ -1329,7 +1320,10 @@ int RunSweep(const std::vector<std::string>& args) {
 
   absl::StatusOr<SweepSummary> sum = Summarize(points);
   if (!sum.ok()) return Fail(kCommand, kExitSoftware, sum.status());
-  if (const int rc = ReportSummary(*sum, *summary_file, summary_path, summary_flag); rc != kExitOk) return rc;
+  if (const int rc = ReportSummary(*sum, *summary_file, summary_path, summary_flag);
+      rc != kExitOk) {
+    return rc;
+  }
   if (!trace_dir.empty()) {
     if (absl::Status t = WriteTraces(s, issues, &trace_files); !t.ok()) {
       return Fail(kCommand, absl::IsDataLoss(t) ? kExitIoErr : kExitSoftware,

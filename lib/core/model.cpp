@@ -299,9 +299,8 @@ class CurrentModel final : public StreamModel {
         // Kernel issue delay (T5): issued breadth-first, the first kernel waits until the host
         // has issued every other sub-chunk's copy in (w = share x s each; (n - 1) w, so that
         // n = 1 stays the measured batch); the kernels then run the whole t_e and the last copy
-        // out follows. Seen on the H100 and the H200 alike where
-        // the kernel dominates: flat on the device alone, 7-15 % slower issued live at
-        // n = 64-128 (docs/evidence/session47/).
+        // out follows. Seen on the H100 and the H200 alike where the kernel dominates: flat on
+        // the device alone, 7-15 % slower issued live at n = 64-128 (docs/evidence/session47/).
         const double w = t.kernel_issue_share * t.sub_chunk;
         set.paths[set.count++] = {K(0.0), K(t.t_e), last_dh, Lin(w), r};
       }

@@ -199,6 +199,13 @@ AdaptiveOptions CapStreams(AdaptiveOptions o, int max_streams) {
   return o;
 }
 
+AdaptiveOptions ForIssueOrder(AdaptiveOptions o, bool breadth_first) {
+  if (!breadth_first && o.breadth_first_issue_share >= 0.0 && o.breadth_first_issue_share <= 1.0) {
+    o.breadth_first_issue_share = 0.0;
+  }
+  return o;
+}
+
 absl::Status ValidateExplorationRun(const ExplorationOptions& e, int max_in_flight) {
   if (max_in_flight == 1 && e.enabled && e.run != 0 && e.run <= e.samples_per_candidate) {
     // Shorter visits would never give a neighbour its samples (run = 1: none at all).
@@ -228,6 +235,13 @@ StreamController::StreamController(std::unique_ptr<StreamModel> model, DeviceTra
   } else if (absl::Status o = ValidateAdaptiveOptions(options_); !o.ok()) {
     init_ = absl::InvalidArgumentError(absl::StrCat("StreamController options: ", o.message()));
   }
+}
+
+absl::StatusOr<ModelTerms> StreamController::TermsFor(const DeviceTraits& traits,
+                                                      const Workload& w) const {
+  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(traits, w);
+  if (terms.ok()) terms->kernel_issue_share = options_.breadth_first_issue_share;
+  return terms;
 }
 
 double StreamController::Median(std::vector<double> v) {
@@ -314,9 +328,8 @@ absl::StatusOr<StreamChoice> StreamController::Choose(std::int64_t items) const 
   DeviceTraits t = traits_;
   t.stream_overhead_ms = c_;
   t.sub_chunk_cost_ms = s_;
-  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
+  absl::StatusOr<ModelTerms> terms = TermsFor(t, w);
   if (!terms.ok()) return terms.status();
-  terms->kernel_issue_share = options_.breadth_first_issue_share;
   CandidateOptions c = options_.candidates;
   c.num_items = items;
   return ChooseNumStreams(*model_, *terms, c);
@@ -363,7 +376,7 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   w.problem_size = static_cast<double>(reference_->items);
   DeviceTraits t = traits_;
   t.stream_overhead_ms = 0.0;
-  absl::StatusOr<ModelTerms> terms = ComputeModelTerms(t, w);
+  absl::StatusOr<ModelTerms> terms = TermsFor(t, w);
   CandidateOptions co = options_.candidates;
   co.num_items = reference_->items;
   absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
@@ -378,7 +391,6 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   // workload's, and after a step change the carried fit picks n* (StepChangeIsFollowed).
   if (terms.ok()) {
     terms_ = *terms;
-    terms_->kernel_issue_share = options_.breadth_first_issue_share;
     int best = candidates_.front();
     double best_ms = ModelMs(best, c_);
     for (int n : candidates_) {

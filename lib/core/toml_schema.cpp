@@ -68,12 +68,10 @@ const char* NodeTypeName(const toml::node& n) {
   }
 }
 
-std::string Shortest(double v) { return ShortestDouble(v); }
-
 std::string FormatNumber(double v, TomlNumbers numbers) {
   std::string s;
   if (numbers == TomlNumbers::kShortest) {
-    s = Shortest(v);
+    s = ShortestDouble(v);
   } else {
     std::ostringstream os;
     os.precision(17);
@@ -458,8 +456,8 @@ absl::Status CheckValue(const TomlKey& k, const TomlValue& value) {
     case TomlType::kDouble: {
       const double v = std::get<double>(value);
       if (!std::isfinite(v) || v < k.min || v > k.max) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("is out of range [", Shortest(k.min), ", ", Shortest(k.max), "]"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "is out of range [", ShortestDouble(k.min), ", ", ShortestDouble(k.max), "]"));
       }
       break;
     }
@@ -609,8 +607,8 @@ std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults
     std::string allowed;
     switch (k.type) {
       case TomlType::kDouble:
-        def = Shortest(std::get<double>(v));
-        allowed = absl::StrCat(Shortest(k.min), " to ", Shortest(k.max));
+        def = ShortestDouble(std::get<double>(v));
+        allowed = absl::StrCat(ShortestDouble(k.min), " to ", ShortestDouble(k.max));
         break;
       case TomlType::kInt:
         def = absl::StrCat(std::get<std::int64_t>(v));

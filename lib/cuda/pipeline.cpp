@@ -434,13 +434,8 @@ absl::Status StreamPipeline::Impl::Init() {
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));
-  AdaptiveOptions ao = CapStreams(opt_.adaptive, opt_.max_streams);
-  // The kernel issue delay is breadth-first order's alone (each kernel follows its own copy in
-  // otherwise); a bad value is an error in any order.
-  if (opt_.order != IssueOrder::kBreadthFirst && ao.breadth_first_issue_share >= 0.0 &&
-      ao.breadth_first_issue_share <= 1.0) {
-    ao.breadth_first_issue_share = 0.0;
-  }
+  AdaptiveOptions ao = ForIssueOrder(CapStreams(opt_.adaptive, opt_.max_streams),
+                                     opt_.order == IssueOrder::kBreadthFirst);
   STREAMPIPE_RETURN_IF_ERROR(ValidateExplorationRun(ao.exploration, opt_.max_in_flight));
   if (ao.exploration.run == 0) {
     // Overlapping batches give one sample per 2 x max_in_flight batches, after as many

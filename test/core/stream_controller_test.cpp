@@ -327,6 +327,22 @@ TEST(StreamControllerTest, TheBreadthFirstIssueShareMovesTheFirstChoice) {
   EXPECT_NE(v.message().find("breadth_first_issue_share"), std::string::npos) << v;
 }
 
+// ForIssueOrder: the share is breadth-first order's alone; a bad value is kept, for
+// ValidateAdaptiveOptions to refuse in any order (the pipeline and the replay tools apply it).
+TEST(StreamControllerTest, TheBreadthFirstIssueShareIsBreadthFirstOrdersAlone) {
+  AdaptiveOptions o = Options();
+  o.breadth_first_issue_share = 0.25;
+  EXPECT_EQ(ForIssueOrder(o, /*breadth_first=*/true).breadth_first_issue_share, 0.25);
+  EXPECT_EQ(ForIssueOrder(o, /*breadth_first=*/false).breadth_first_issue_share, 0.0);
+  for (double bad : {1.5, -0.1}) {
+    o.breadth_first_issue_share = bad;
+    EXPECT_EQ(ForIssueOrder(o, false).breadth_first_issue_share, bad);
+    EXPECT_FALSE(ValidateAdaptiveOptions(ForIssueOrder(o, false)).ok()) << bad;
+  }
+  o.breadth_first_issue_share = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(ValidateAdaptiveOptions(ForIssueOrder(o, false)).ok());
+}
+
 TEST(StreamControllerTest, StepChangeIsFollowed) {
   StreamController c = Make();
   SimulatedCard card(9);

@@ -211,6 +211,12 @@ absl::Status ValidateAdaptiveOptions(const AdaptiveOptions& options);
 // config's load-time check validates.
 AdaptiveOptions CapStreams(AdaptiveOptions options, int max_streams);
 
+// The options as batches issued in one order run them: breadth_first_issue_share is breadth-first
+// order's alone (issued depth-first or engine by engine, each kernel follows its own copy in), so
+// it is 0 elsewhere; a value outside [0, 1] is kept, for ValidateAdaptiveOptions to refuse in any
+// order. The pipeline, bench/trace_replay and bench/controller_replay apply it alike.
+AdaptiveOptions ForIssueOrder(AdaptiveOptions options, bool breadth_first);
+
 // InvalidArgument where exploration.run is too short for batches run one at a time
 // (max_in_flight = 1): the first batch of a visit runs cold and is not a sample, so a visit needs
 // samples_per_candidate + 1 batches (run = 0 picks that). The pipeline's check at Create, and
@@ -402,6 +408,8 @@ class StreamController {
   // Samples of a neighbour a comparison with n* ends at: 8, or samples_per_candidate if more.
   int ComparisonSamples() const;
   int ClampToItems(int n, std::int64_t items) const;
+  // ComputeModelTerms with this controller's kernel issue share (breadth_first_issue_share).
+  absl::StatusOr<ModelTerms> TermsFor(const DeviceTraits& traits, const Workload& w) const;
   double ModelMs(int n, double c) const { return ModelMs(n, c, s_); }  // at the reference items
   double ModelMs(int n, double c, double s) const;
   // OwedVisit(items), else a neighbour to revisit; only n a batch of `items` runs as they are.
