@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -76,6 +78,27 @@ absl::Status FlagSet::Assign(Flag& flag, std::string_view value) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// `--name VALUE`: the argument after args[i] is its value, unless there is none or it is a flag
+// (`--output --quiet` would write a file named --quiet and lose the flag).
+absl::Status NextIsValue(const std::vector<std::string>& args, std::size_t i,
+                         const std::string& name) {
+  if (i + 1 >= args.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
+  }
+  const std::string& next = args[i + 1];
+  if (next.size() > 2 && next.rfind("--", 0) == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, " needs a value, and the next argument '", next,
+                     "' is a flag (for a value that starts with '--', write --", name,
+                     "=VALUE)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status FlagSet::Parse(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -115,9 +138,7 @@ absl::Status FlagSet::Parse(const std::vector<std::string>& args) {
     }
     if (f == nullptr && accept_overrides_ && name.find('.') != std::string::npos) {
       if (!has_value) {
-        if (i + 1 >= args.size()) {
-          return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
-        }
+        if (absl::Status next = NextIsValue(args, i, name); !next.ok()) return next;
         value = args[++i];
       }
       overrides_.emplace_back(name, value);
@@ -130,10 +151,9 @@ absl::Status FlagSet::Parse(const std::vector<std::string>& args) {
     if (!has_value) {
       if (std::holds_alternative<bool*>(f->target)) {
         value = "true";
-      } else if (i + 1 < args.size()) {
-        value = args[++i];
       } else {
-        return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
+        if (absl::Status next = NextIsValue(args, i, name); !next.ok()) return next;
+        value = args[++i];
       }
     }
     absl::Status s = Assign(*f, value);
@@ -214,10 +234,10 @@ bool SameFile(const std::string& a, const std::string& b) {
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
-    const std::vector<std::string>& paths) {
+    const std::vector<std::string>& paths, std::size_t first_output) {
   const auto is_file = [](const std::string& p) { return !p.empty() && p != "-"; };
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    for (std::size_t j = i + 1; j < paths.size(); ++j) {
+    for (std::size_t j = std::max(i + 1, first_output); j < paths.size(); ++j) {
       if (is_file(paths[i]) && is_file(paths[j]) && SameFile(paths[i], paths[j])) {
         return std::make_pair(i, j);
       }

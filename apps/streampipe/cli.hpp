@@ -42,8 +42,10 @@ class FlagSet {
   void Add(std::string name, bool* target, std::string help);
 
   // Parses args (flags and positionals, in any order). Accepts --name=value, --name value,
-  // --bool, --no-bool, and "--" to end flags; "-" is a positional (stdin). InvalidArgument
-  // naming the flag and value on any error.
+  // --bool, --no-bool, and "--" to end flags; "-" is a positional (stdin). In `--name value` the
+  // value is never a flag (`--output --quiet` is refused: --output=--quiet gives that name). A
+  // flag given twice takes its last value, as in GNU tools. InvalidArgument naming the flag and
+  // value on any error.
   absl::Status Parse(const std::vector<std::string>& args);
 
   // What every command does with its arguments: Parse, then either std::nullopt (go on) or the
@@ -96,9 +98,10 @@ int Fail(std::string_view command, int code, const absl::Status& status);
 bool SameFile(const std::string& a, const std::string& b);
 
 // The first two of `paths` (in order: i < j) that name one file, by SameFile; empty paths and
-// "-" (stdin or stdout) name none. nullopt where no two do.
+// "-" (stdin or stdout) name none. nullopt where no two do. The paths before `first_output` are
+// only read: two of them naming one file is no clash (j >= first_output in every answer).
 std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
-    const std::vector<std::string>& paths);
+    const std::vector<std::string>& paths, std::size_t first_output = 0);
 
 }  // namespace streampipe::cli
 

@@ -293,24 +293,29 @@ int RunHistogram(const std::vector<std::string>& args) {
   if (!synthetic.empty() && frames < 0) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--frames=", frames, ": must be >= 0"));
   }
-  // Two of the input, the output and the trace naming one file: opening an output empties it,
-  // so the input would be lost before it was read (before session 47: exit 0, "0 frames", the
-  // input left empty), or one output written over the other.
+  ConfigResult cfg = LoadConfig(kCommand, config_path, fs);
+  if (cfg.exit_code != kExitOk) return cfg.exit_code;
+  // An output naming a file the run reads or another output writes: opening an output empties
+  // it, so the input would be lost before it was read (before session 47: exit 0, "0 frames",
+  // the input left empty), the configuration file replaced by histograms (before session 48:
+  // exit 0), or one output written over the other. The profile counts as an output: it is
+  // written where the run calibrates.
   {
-    const std::string names[] = {"INPUT", "--output", "--trace"};
-    const std::vector<std::string> paths = {have_input ? fs.positional()[0] : "", output,
-                                            trace_path};
-    if (const auto same = FirstSameFile(paths)) {
+    const std::string names[] = {"INPUT",    "--config",           "--output",
+                                 "--trace",  "pipeline.event_log", "pipeline.profile"};
+    const std::vector<std::string> paths = {have_input ? fs.positional()[0] : "", config_path,
+                                            output, trace_path, cfg.config.event_log,
+                                            cfg.config.profile};
+    if (const auto same = FirstSameFile(paths, /*first_output=*/2)) {
       const auto [i, j] = *same;
       return Fail(kCommand, kExitUsage,
                   absl::StrCat(names[j], "=", paths[j], " and ", names[i], " '", paths[i],
                                "' name one file; ",
-                               i == 0 ? "writing it would empty the input before it is read"
-                                      : "each output needs its own"));
+                               i == 0   ? "writing it would empty the input before it is read"
+                               : i == 1 ? "writing it would replace the configuration file"
+                                        : "each output needs its own"));
     }
   }
-  ConfigResult cfg = LoadConfig(kCommand, config_path, fs);
-  if (cfg.exit_code != kExitOk) return cfg.exit_code;
   // A --config file is read and checked on the CPU too (one file may serve both devices), but a
   // key given on the command line for this run would set nothing: said, as for --streams.
   if (device == "cpu" && !fs.overrides().empty()) {

@@ -697,6 +697,16 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
                              "' is gzip-compressed; zcat it first (zcat FILE | streampipe sweep "
                              "--from=-)"));
   }
+  // The sweep writes whole lines: a last one without its newline was cut short (a copy or a
+  // write stopped part way), and could still parse, its settings column cut (before session 48:
+  // summarized, exit 0), as --resume refuses it.
+  if (!csv.empty() && csv.back() != '\n') {
+    return Fail(kCommand, kExitDataErr,
+                absl::StrCat("--from: '", shown, "': line ",
+                             std::count(csv.begin(), csv.end(), '\n') + 1,
+                             " ends without a newline: a line cut short (a copy or a run stopped "
+                             "in the middle of a write); remove it, or end it if it is whole"));
+  }
   std::vector<int> lines;  // each point's line, for Summarize's messages
   absl::StatusOr<std::vector<SweepPoint>> points = ParseSweepCsv(csv, &lines);
   if (!points.ok()) {
@@ -932,15 +942,22 @@ int RunSweep(const std::vector<std::string>& args) {
                 absl::StrCat(output_flag, " and ", summary_flag,
                              " are both - (stdout); one of them needs a file"));
   }
+  // The plan file and the profile too (the profile is written where the sweep calibrates): an
+  // output over either replaced it (before session 48 these passed every check).
   {
-    const std::string* names[] = {&output_flag, &summary_flag, &adaptive_trace_flag};
-    const TomlKey* keys[] = {output_key, summary_key, adaptive_trace_key};
-    const std::vector<std::string> paths = {output, summary_path, adaptive_trace};
-    if (const auto same = FirstSameFile(paths)) {
+    const std::string config_flag = "--config";
+    const std::string* names[] = {&config_flag, &profile_flag, &output_flag, &summary_flag,
+                                  &adaptive_trace_flag};
+    const TomlKey* keys[] = {nullptr, profile_key, output_key, summary_key, adaptive_trace_key};
+    const std::vector<std::string> paths = {config_path, profile, output, summary_path,
+                                            adaptive_trace};
+    if (const auto same = FirstSameFile(paths, /*first_output=*/1)) {
       const auto [i, j] = *same;
-      return Fail(kCommand, clash_code(*keys[i], *keys[j]),
+      return Fail(kCommand, i == 0 ? kExitUsage : clash_code(*keys[i], *keys[j]),
                   absl::StrCat(*names[i], " and ", *names[j], " name one file, '", paths[i],
-                               "'; each output needs its own"));
+                               "'; ",
+                               i == 0 ? "writing it would replace the plan file"
+                                      : "each output needs its own"));
     }
   }
   // The plan is printed once it is one the sweep would run: its outputs checked too (before

@@ -2,14 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -22,13 +21,59 @@ namespace fs = std::filesystem;
 
 std::string ErrnoText(int err) { return std::strerror(err); }
 
-// The whole file, or nullopt where it cannot be read.
+// The whole file, or nullopt where it cannot be read. Only a regular file is read: a directory
+// made the stream throw, and a FIFO blocked its open until a writer came.
 std::optional<std::string> ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    text.emplace();
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        text.reset();
+        break;
+      }
+      if (n == 0) break;
+      text->append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
   return text;
+}
+
+// A .partial name that is there but is no regular file (a directory, a FIFO): refused, naming it.
+absl::Status CheckPartialKind(const std::string& partial) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(partial, ec);
+  if (!fs::exists(st) || fs::is_regular_file(st)) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("'", partial, "' is there and is not a regular file (",
+                   fs::is_directory(st) ? "a directory" : "a FIFO, device or socket",
+                   "): move or remove it first"));
+}
+
+// The file a chain of symbolic links ends at, whether or not that file exists yet (a dangling
+// link names the file to create); `path` itself where it is no link. Relative links are read
+// against their own directory.
+absl::StatusOr<std::string> LinkTarget(const std::string& path) {
+  fs::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(p, ec))) return p.string();
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot read the link '", p.string(), "': ", ec.message()));
+    }
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("'", path, "': too many levels of symbolic links (a loop)"));
 }
 
 }  // namespace
@@ -52,7 +97,8 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
           absl::StrCat("cannot open '", f.path_, "': ", ErrnoText(errno)));
     }
   } else {
-    f.Name(std::move(path));
+    if (absl::Status n = f.Name(std::move(path)); !n.ok()) return n;
+    if (absl::Status k = CheckPartialKind(f.partial_); !k.ok()) return k;
     f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (f.fd_ < 0 && errno == EEXIST) {
       // An earlier run's file: taken over only where it holds the header alone.
@@ -87,15 +133,14 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
   return f;
 }
 
-void StagedFile::Name(std::string path) {
+absl::Status StagedFile::Name(std::string path) {
   path_ = std::move(path);
-  target_ = path_;
-  std::error_code ec;
-  if (fs::is_symlink(fs::symlink_status(path_, ec))) {
-    const fs::path resolved = fs::weakly_canonical(path_, ec);
-    if (!ec) target_ = resolved.string();  // the link stays; the file it names is replaced
-  }
+  // The link stays; the file it names is replaced (or created, where the link dangles).
+  absl::StatusOr<std::string> target = LinkTarget(path_);
+  if (!target.ok()) return target.status();
+  target_ = *std::move(target);
   partial_ = target_ + ".partial";
+  return absl::OkStatus();
 }
 
 absl::Status StagedFile::Lock() {
@@ -116,11 +161,13 @@ absl::Status StagedFile::Lock() {
 
 absl::StatusOr<StagedFile> StagedFile::Resume(std::string path, std::string_view header) {
   StagedFile f;
-  f.Name(std::move(path));
+  if (absl::Status n = f.Name(std::move(path)); !n.ok()) return n;
   std::error_code ec;
   if (!fs::exists(f.partial_, ec)) {
     return absl::NotFoundError(absl::StrCat("no '", f.partial_, "' to resume"));
   }
+  // Before it is opened: a FIFO's open for writing waits for a reader.
+  if (absl::Status k = CheckPartialKind(f.partial_); !k.ok()) return k;
   // Locked before it is read: a run still writing it holds the lock.
   f.fd_ = ::open(f.partial_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (f.fd_ < 0) {

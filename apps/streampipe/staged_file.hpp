@@ -9,7 +9,7 @@
 // earlier run left with data is never overwritten (Open refuses it, naming it).
 //
 // A path that is a symbolic link stages beside the file it names, and replaces that file (the
-// link stays). A path that exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is
+// link stays; a dangling link's file is created, a loop of links is refused). A path that exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is
 // written directly: no .partial file, no rename.
 #ifndef STREAMPIPE_APPS_STAGED_FILE_HPP_
 #define STREAMPIPE_APPS_STAGED_FILE_HPP_
@@ -28,7 +28,9 @@ class StagedFile {
   // already there is taken over where it holds `header` alone (a run stopped before its first
   // step), and refused otherwise: AlreadyExists naming it (an earlier run's data: summarize it,
   // move it or remove it; or a run still writing it, which holds its lock). FailedPrecondition
-  // where `path` is a directory; PermissionDenied naming the file where it cannot be created.
+  // where `path` is a directory, where `<path>.partial` is there and is not a regular file, or
+  // where `path` is a loop of links; PermissionDenied naming the file where it cannot be
+  // created.
   static absl::StatusOr<StagedFile> Open(std::string path, std::string_view header = "");
   // Takes up the `<path>.partial` file an earlier run left, to append to it: NotFound naming it
   // where there is none, FailedPrecondition where it does not start with `header`, or does not
@@ -64,8 +66,9 @@ class StagedFile {
 
  private:
   StagedFile() = default;
-  // The target and .partial names of `path` (a link: beside the file it names).
-  void Name(std::string path);
+  // The target and .partial names of `path` (a link: beside the file it names); an error where
+  // the link cannot be read or loops.
+  absl::Status Name(std::string path);
   // Uncommitted: closes, and removes the .partial file where it holds no data.
   void Release();
   // An exclusive lock on the open .partial file, so that two runs never write one file (a second

@@ -506,6 +506,15 @@ TEST(AdviseCliTest, SweepFromNamesWhatItCannotRead) {
   r = RunCommand(kBin + " sweep --from=" + path);
   EXPECT_EQ(r.exit_code, 65);
   EXPECT_NE(r.err.find(path + ": line 10: 4 fields"), std::string::npos) << r.err;
+  // A last line without its newline: cut short, whatever it parses to (cut in its settings
+  // column it parsed: exit 0 before session 48, where --resume refused it).
+  ASSERT_EQ(csv.back(), '\n');
+  std::ofstream(path, std::ios::trunc) << csv.substr(0, csv.size() - 1);
+  r = RunCommand(kBin + " sweep --from=" + path);
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("--from: '" + path + "': line 9 ends without a newline: a line cut short"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(AdviseCliTest, SweepFromRejectsWhatIsNotASweepCsv) {
@@ -568,6 +577,20 @@ TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--output and --adaptive-trace name one file"), std::string::npos)
       << r.err;
+  // The plan file and the profile (written where the sweep calibrates) passed every check
+  // before session 48, on to the GPU's: the CSV would have replaced them.
+  const std::string plan = dir + "/plan.toml";
+  std::ofstream(plan) << "[sweep]\ngrid = \"quick\"\n";
+  r = RunCommand(kBin + " sweep --config=" + plan + " --output=" + plan);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--config and --output name one file, '" + plan +
+                       "'; writing it would replace the plan file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(plan), "[sweep]\ngrid = \"quick\"\n");
+  r = RunCommand("cd " + dir + " && " + kBin + " sweep --profile=p.toml --summary=./p.toml");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--profile and --summary name one file"), std::string::npos) << r.err;
   r = RunCommand(kBin + " sweep --from=");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--from is empty"), std::string::npos) << r.err;

@@ -97,6 +97,43 @@ TEST(FlagSetTest, ErrorsNameTheFlagAndValue) {
   }
 }
 
+// A flag's value is never the next flag: `--name --json` named a file "--json" and lost the
+// flag. A value that starts with "--" is still given with "="; "-" (stdin) and negative numbers
+// stay values.
+TEST(FlagSetTest, AValueIsNeverTheNextFlag) {
+  {
+    Fixture f;
+    absl::Status s = f.fs.Parse({"--name", "--json", "in.y4m"});
+    EXPECT_EQ(s.message(),
+              "--name needs a value, and the next argument '--json' is a flag (for a value that "
+              "starts with '--', write --name=VALUE)");
+    EXPECT_EQ(f.s, "x");
+  }
+  {
+    Fixture f;
+    f.fs.AcceptConfigOverrides();
+    EXPECT_FALSE(f.fs.Parse({"--detector.threshold", "--json"}).ok());
+  }
+  {
+    Fixture f;
+    ASSERT_TRUE(f.fs.Parse({"--name=--json", "--ms", "-2.5"}).ok());
+    EXPECT_EQ(f.s, "--json");
+    EXPECT_EQ(f.d, -2.5);
+    Fixture g;
+    ASSERT_TRUE(g.fs.Parse({"--name", "-"}).ok());
+    EXPECT_EQ(g.s, "-");
+  }
+}
+
+// Given twice, a flag's last value counts, as in GNU tools: a script adds to a command line it
+// was given (the GPU tests' `sweep + " --resume --repetitions=3"`).
+TEST(FlagSetTest, AFlagGivenTwiceTakesItsLastValue) {
+  Fixture f;
+  ASSERT_TRUE(f.fs.Parse({"--name=a", "--name", "b", "--json", "--no-json"}).ok());
+  EXPECT_EQ(f.s, "b");
+  EXPECT_FALSE(f.b);
+}
+
 TEST(FlagSetTest, HelpListsFlagsWithDefaults) {
   Fixture f;
   ASSERT_TRUE(f.fs.Parse({"--help"}).ok());

@@ -335,6 +335,27 @@ TEST(HistogramCliTest, AnOutputNamingTheInputOrTheOtherOutputIsRefused) {
                  " histogram --synthetic=section44 --frames=4 --output=lnk.csv --trace=tgt.csv");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("name one file"), std::string::npos) << r.err;
+  // The configuration file, the event log and the profile (written where the run calibrates):
+  // `--config=my.toml --output=my.toml` replaced the configuration with histograms, exit 0,
+  // before session 48.
+  const std::string toml = dir + "/my.toml";
+  WriteFile(toml, "[detector]\nthreshold = 0.2\n");
+  r = RunCommand(kBin + raw + in + " --config=" + toml + " --output=" + toml);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output=" + toml + " and --config '" + toml +
+                       "' name one file; writing it would replace the configuration file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(toml), "[detector]\nthreshold = 0.2\n");
+  r = RunCommand(kBin + raw + in + " --pipeline.event_log=" + in);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("pipeline.event_log=" + in), std::string::npos) << r.err;
+  r = RunCommand(kBin + " histogram --synthetic=section44 --frames=4 --output=" + dir +
+                 "/h.csv --pipeline.profile=" + dir + "/./h.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("pipeline.profile=" + dir + "/./h.csv and --output"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(in), frames);
   // An empty --config= (an unset variable) is not the defaults.
   r = RunCommand(kBin + raw + in + " --config=");
   EXPECT_EQ(r.exit_code, 64) << r.err;

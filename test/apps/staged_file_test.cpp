@@ -1,6 +1,7 @@
 #include "staged_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -164,6 +165,54 @@ TEST_F(StagedFileTest, ALinkStaysAndTheFileItNamesIsReplaced) {
   EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "h\nx\n");
   EXPECT_FALSE(Exists("old.csv.partial"));
   EXPECT_FALSE(Exists("link.csv.partial"));
+}
+
+// A dangling link names the file to create: the link stays and now names it. A relative link is
+// read against its own directory.
+TEST_F(StagedFileTest, ADanglingLinksFileIsCreatedAndTheLinkStays) {
+  std::filesystem::create_directories(dir_ + "/sub");
+  std::filesystem::create_symlink("../made.csv", dir_ + "/sub/link.csv");
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/sub/link.csv", "h\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Finish("x\n").ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ + "/sub/link.csv"));
+  EXPECT_EQ(ReadFile(dir_ + "/made.csv"), "h\nx\n");
+  EXPECT_EQ(ReadFile(dir_ + "/sub/link.csv"), "h\nx\n");
+  EXPECT_FALSE(Exists("made.csv.partial"));
+}
+
+TEST_F(StagedFileTest, ALoopOfLinksIsRefusedAndKept) {
+  std::filesystem::create_symlink(dir_ + "/b.csv", dir_ + "/a.csv");
+  std::filesystem::create_symlink(dir_ + "/a.csv", dir_ + "/b.csv");
+  for (bool resume : {false, true}) {
+    absl::StatusOr<StagedFile> f = resume ? StagedFile::Resume(dir_ + "/a.csv", "h\n")
+                                          : StagedFile::Open(dir_ + "/a.csv", "h\n");
+    EXPECT_TRUE(absl::IsFailedPrecondition(f.status())) << f.status();
+    EXPECT_NE(f.status().message().find("too many levels of symbolic links"), std::string::npos)
+        << f.status();
+    EXPECT_TRUE(std::filesystem::is_symlink(dir_ + "/a.csv"));
+  }
+}
+
+// A .partial name taken by a directory or a FIFO is refused, naming it: reading it made the
+// stream throw (the process aborted), and a FIFO's open waited for a writer forever.
+TEST_F(StagedFileTest, APartialThatIsNoRegularFileIsRefused) {
+  std::filesystem::create_directory(dir_ + "/old.csv.partial");
+  ASSERT_EQ(::mkfifo((dir_ + "/new.csv.partial").c_str(), 0600), 0);
+  for (const char* name : {"/old.csv", "/new.csv"}) {
+    for (bool resume : {false, true}) {
+      absl::StatusOr<StagedFile> f = resume ? StagedFile::Resume(dir_ + name, "h\n")
+                                            : StagedFile::Open(dir_ + name, "h\n");
+      EXPECT_TRUE(absl::IsFailedPrecondition(f.status())) << name << ": " << f.status();
+      EXPECT_NE(f.status().message().find(dir_ + name + ".partial' is there and is not a regular "
+                                                        "file"),
+                std::string::npos)
+          << f.status();
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(dir_ + "/old.csv.partial"));
+  EXPECT_TRUE(std::filesystem::is_fifo(dir_ + "/new.csv.partial"));
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "an earlier result\n");
 }
 
 TEST_F(StagedFileTest, ADeviceIsWrittenAsItIs) {
