@@ -12,6 +12,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "device_scope.hpp"
 #include "gate.hpp"
 #include "streampipe/core/in_situ_fit.hpp"
 #include "streampipe/core/least_squares.hpp"
@@ -39,6 +40,16 @@ struct Bench {
   TimedEvent a, b, c;
   PinnedBuffer<detail::GateWords> gate;  // held measurements (TimeSamples)
 };
+
+// Waits (bounded) until the bench's streams have finished their work. Not a
+// cudaDeviceSynchronize: that waits without bound for every stream of the device, another
+// thread's too, and breaks a stream capture another thread has in progress.
+absl::Status Quiesce(Bench& b) {
+  STREAMPIPE_RETURN_IF_ERROR(b.b.Record(b.s1));
+  STREAMPIPE_RETURN_IF_ERROR(b.c.Record(b.s2));
+  STREAMPIPE_RETURN_IF_ERROR(b.b.Wait(kTimeout));
+  return b.c.Wait(kTimeout);
+}
 
 // Times `body` (which enqueues on the given streams) `reps` times after `warmup` runs, from an
 // event before to an event after; appends the times in ms to `out`, and the host's time in
@@ -212,7 +223,10 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   }
   Calibration cal;
   STREAMPIPE_ASSIGN_OR_RETURN(cal.device, ReadDevice(o.device));
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaSetDevice(o.device));
+  // The caller's device again after it (it stayed switched to o.device before session 48),
+  // once the bench's streams and buffers below are freed.
+  detail::DeviceScope device;
+  STREAMPIPE_RETURN_IF_ERROR(device.Enter(o.device));
   const int reps = o.quick ? std::min(o.repetitions, 7) : o.repetitions;
   const int warm = 3;
   const std::size_t max_bytes =
@@ -599,7 +613,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   // 4.4-14.2 GB/s on one lease, with no sign of a dependence on n or the issue mode); the
   // profile's h2d.inline_* with inline_copies.
   if (o.measure_inline_copies || o.inline_copies) {
-    STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+    STREAMPIPE_RETURN_IF_ERROR(Quiesce(b));
     InlineLadderOptions lo;
     lo.device = o.device;
     lo.ladder_bytes = ladder_bytes;
@@ -649,7 +663,7 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
       t.inline_h2d_ms_per_byte = cal.inline_fit.ms_per_byte;
     }
   }
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  STREAMPIPE_RETURN_IF_ERROR(Quiesce(b));
   cal.profile.driver_version = cal.device.driver_version;
   cal.profile.runtime_version = cal.device.runtime_version;
   cal.profile.created = UtcNow();

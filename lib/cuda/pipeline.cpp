@@ -30,9 +30,12 @@
 #include "streampipe/cuda/graph.hpp"
 #include "streampipe/cuda/stream.hpp"
 #include "streampipe/status_macros.hpp"
+#include "device_scope.hpp"
 #include "gate.hpp"
 
 namespace streampipe {
+
+using detail::DeviceScope;
 
 std::string_view IssueOrderName(IssueOrder order) {
   switch (order) {
@@ -128,40 +131,6 @@ auto Guarded(F&& f) -> decltype(f()) {
     return absl::UnknownError("threw a non-standard exception");
   }
 }
-
-// Makes `device` current for the scope and restores the caller's device after it: a pipeline
-// runs on its own device whatever device the calling thread has current, and leaves that as it
-// was. Setting the device only in Init ran later batches' launchers on whatever device was
-// current. Where the caller's device is the pipeline's (a thread per GPU that set its own),
-// nothing is switched: one cudaGetDevice a call. As the device guards of RMM, RAFT and nvbench,
-// the restore is a cudaSetDevice, which (CUDA 12 and later) creates the caller's device's
-// primary context if it had none: a thread that never chose a device gets device 0's.
-class DeviceScope {
- public:
-  DeviceScope() = default;
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  ~DeviceScope() {
-    // A restore that fails must not leave its error for the next cudaGetLastError (a launch
-    // check) to report as the launch's.
-    if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
-  }
-  absl::Status Enter(int device) {
-    int current = 0;
-    cudaError_t e = cudaGetDevice(&current);
-    if (e == cudaSuccess && current == device) return absl::OkStatus();
-    if (e == cudaSuccess) e = cudaSetDevice(device);
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      return CudaErrorStatus(e, "making the pipeline's device current", __FILE__, __LINE__);
-    }
-    previous_ = current;
-    return absl::OkStatus();
-  }
-
- private:
-  int previous_ = -1;  // the device to restore; -1: none was changed
-};
 
 class NvtxRange {
  public:
@@ -279,6 +248,8 @@ class StreamPipeline::Impl {
 
   // Collects everything on the GPU (bounded waits) and keeps the results for Collect().
   void Drain();
+  // FailedPrecondition, saying why, once the pipeline has stopped (broken_); OK before.
+  absl::Status Stopped() const;
   // Drain() and drop the results (destructor).
   void DiscardAll();
 
@@ -500,12 +471,18 @@ absl::Status StreamPipeline::Impl::Init() {
         s.marks.push_back(std::move(e));
       }
     }
-    // First use of a stream is slow (docs/evidence/anchors): touch each one now, not in batch 0.
-    for (Stream& st : s.streams) STREAMPIPE_RETURN_IF_ERROR(s.done[0][0].Record(st));
+    // First use of a stream is slow (docs/evidence/anchors): touch each one now, not in batch 0,
+    // and wait (bounded) until the touch has run. Not a cudaDeviceSynchronize: it waited
+    // without bound for every stream of the device, another thread's too, and broke a stream
+    // capture another thread had in progress (each pipeline captures its launcher once).
+    for (Stream& st : s.streams) {
+      STREAMPIPE_RETURN_IF_ERROR(s.done[0][0].Record(st));
+      STREAMPIPE_RETURN_IF_ERROR(s.done[0][0].Wait(opt_.wait_timeout));
+    }
   }
   STREAMPIPE_ASSIGN_OR_RETURN(epoch_, TimedEvent::Create());
   STREAMPIPE_RETURN_IF_ERROR(epoch_.Record(slots_[0].origin));
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  STREAMPIPE_RETURN_IF_ERROR(epoch_.Wait(opt_.wait_timeout));
   return absl::OkStatus();
 }
 
@@ -651,6 +628,9 @@ absl::Status StreamPipeline::Impl::Launch(Slot& slot, int k, int n, cudaStream_t
   const Chunk c = ChunkOf(slot.batch.num_items, n, k);
   LaunchArgs args{slot.d_in.data() + c.first * opt_.in_bytes_per_item,
                   slot.d_out.data() + c.first * opt_.out_bytes_per_item, c.first, c.count, s};
+  // An error left by a call before this one (the caller's own code between batches) is not
+  // this launch's: cleared, so that the check after the launcher reads the launch's alone.
+  (void)cudaGetLastError();
   absl::Status user;
   try {
     user = opt_.launch(args);
@@ -962,14 +942,17 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
   return absl::OkStatus();
 }
 
+absl::Status StreamPipeline::Impl::Stopped() const {
+  if (broken_.ok()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat(stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
+                          : "the pipeline stopped after a sticky CUDA error: ",
+                   std::string(broken_.message())));
+}
+
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
                                           std::optional<PlanKind> measure, bool hold) {
-  if (!broken_.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
-               : "the pipeline stopped after a sticky CUDA error: ",
-        std::string(broken_.message())));
-  }
+  STREAMPIPE_RETURN_IF_ERROR(Stopped());
   if (on_gpu() >= opt_.max_in_flight) {
     return absl::FailedPreconditionError(
         absl::StrCat(on_gpu(), " batches are in flight (max_in_flight = ", opt_.max_in_flight,
@@ -1018,6 +1001,9 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
     // A non-streamed measurement must not overlap other batches; their results wait for
     // Collect().
     Drain();
+    // A batch drained there may have stopped the pipeline (not finished in time, or a sticky
+    // error): nothing more is enqueued, on buffers a late kernel may still use.
+    STREAMPIPE_RETURN_IF_ERROR(Stopped());
   }
 
   Slot& slot = slots_[static_cast<std::size_t>(next_slot_)];
@@ -1527,6 +1513,13 @@ absl::StatusOr<StreamPipeline> StreamPipeline::Create(PipelineOptions options) {
 }
 
 namespace {
+// A moved-from pipeline holds nothing: its calls say so rather than dereference null (a
+// caller's mistake must not crash the process).
+absl::Status MovedFrom() {
+  return absl::FailedPreconditionError(
+      "this StreamPipeline was moved from and holds no pipeline; use the one it was moved to");
+}
+
 absl::Status NothingInFlight(int in_flight) {
   if (in_flight == 0) return absl::OkStatus();
   return absl::FailedPreconditionError(absl::StrCat(
@@ -1535,6 +1528,7 @@ absl::Status NothingInFlight(int in_flight) {
 }  // namespace
 
 absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch) {
+  if (!impl_) return MovedFrom();
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   std::vector<RederivationEvent> events;  // of the passes not returned
   for (;;) {
@@ -1551,45 +1545,64 @@ absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch) {
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::Run(const HostBatch& batch, int streams) {
+  if (!impl_) return MovedFrom();
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, std::nullopt));
   return impl_->Collect();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::RunHeld(const HostBatch& batch, int streams) {
+  if (!impl_) return MovedFrom();
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, streams, std::nullopt, /*hold=*/true));
   return impl_->Collect();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::MeasureComponents(const HostBatch& batch) {
+  if (!impl_) return MovedFrom();
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, PlanKind::kMeasure));
   return impl_->Collect();
 }
 
 absl::StatusOr<BatchStats> StreamPipeline::MeasureKernelHalves(const HostBatch& batch) {
+  if (!impl_) return MovedFrom();
   STREAMPIPE_RETURN_IF_ERROR(NothingInFlight(impl_->in_flight()));
   STREAMPIPE_RETURN_IF_ERROR(impl_->Submit(batch, 1, PlanKind::kMeasureHalves));
   return impl_->Collect();
 }
 
 absl::Status StreamPipeline::Submit(const HostBatch& batch, std::optional<int> streams) {
+  if (!impl_) return MovedFrom();
   return impl_->Submit(batch, streams, std::nullopt);
 }
-absl::StatusOr<BatchStats> StreamPipeline::Collect() { return impl_->Collect(); }
+absl::StatusOr<BatchStats> StreamPipeline::Collect() {
+  if (!impl_) return MovedFrom();
+  return impl_->Collect();
+}
 absl::StatusOr<ContinuousSummary> StreamPipeline::RunContinuous(BatchSource& source,
                                                                 BatchSink& sink,
                                                                 const ContinuousOptions& o) {
+  if (!impl_) return MovedFrom();
   return impl_->RunContinuous(source, sink, o);
 }
-int StreamPipeline::in_flight() const { return impl_->in_flight(); }
-int StreamPipeline::chosen_streams() const { return impl_->chosen_streams(); }
+int StreamPipeline::in_flight() const { return impl_ ? impl_->in_flight() : 0; }
+int StreamPipeline::chosen_streams() const { return impl_ ? impl_->chosen_streams() : 0; }
 void StreamPipeline::RequestRemeasure(std::string reason) {
-  impl_->RequestRemeasure(std::move(reason));
+  if (impl_) impl_->RequestRemeasure(std::move(reason));
 }
-const DeviceTraits& StreamPipeline::traits() const { return impl_->traits(); }
-const StreamController& StreamPipeline::controller() const { return impl_->controller(); }
-const PipelineOptions& StreamPipeline::options() const { return impl_->options(); }
+// A moved-from pipeline's: defaults, and a controller without a model (its Observe says so).
+const DeviceTraits& StreamPipeline::traits() const {
+  static const DeviceTraits kNone;
+  return impl_ ? impl_->traits() : kNone;
+}
+const StreamController& StreamPipeline::controller() const {
+  static const StreamController kNone(nullptr, DeviceTraits{}, AdaptiveOptions{});
+  return impl_ ? impl_->controller() : kNone;
+}
+const PipelineOptions& StreamPipeline::options() const {
+  static const PipelineOptions kNone;
+  return impl_ ? impl_->options() : kNone;
+}
 
 }  // namespace streampipe

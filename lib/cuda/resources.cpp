@@ -167,7 +167,11 @@ absl::StatusOr<float> ElapsedMs(const TimedEvent& start, const TimedEvent& end) 
 absl::Status WaitForEvent(cudaEvent_t event, std::chrono::milliseconds timeout) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const auto deadline = start + timeout;
+  // Saturated: start + milliseconds::max() overflowed the clock's nanoseconds and came out in
+  // the past, so "wait forever" timed out at once.
+  const auto room =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::time_point::max() - start);
+  const auto deadline = timeout >= room ? Clock::time_point::max() : start + timeout;
   for (int polls = 0;; ++polls) {
     const cudaError_t e = cudaEventQuery(event);
     if (e == cudaSuccess) return absl::OkStatus();

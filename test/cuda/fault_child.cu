@@ -1,7 +1,9 @@
 // A child process for the GPU fault tests (fault_test.cpp): a pipeline whose kernel faults in
 // batch 5 (trap, or an out-of-bounds read), or never finishes. Prints what the pipeline
 // reports, one line per event, and exits 70 (EX_SOFTWARE) on the fault, 0 if none came.
-//   fault_child trap|oob|hang
+// hang-drain: batch 5 (never finishing) is submitted, and the next batch, a re-measurement,
+// drains it first and must then be refused, not enqueued.
+//   fault_child trap|oob|hang|hang-drain
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -57,7 +59,9 @@ int main(int argc, char** argv) {
   o.max_items_per_batch = kItems;
   o.max_streams = 4;
   o.traits = DeviceTraits::H100Anchors();
-  o.wait_timeout = std::chrono::milliseconds(mode == "hang" ? 1000 : 20000);
+  const bool hangs = mode == "hang" || mode == "hang-drain";
+  o.wait_timeout = std::chrono::milliseconds(hangs ? 1000 : 20000);
+  if (mode == "hang-drain") o.max_in_flight = 3;
   o.launch = [&](const LaunchArgs& a) -> absl::Status {
     const unsigned blocks = static_cast<unsigned>((a.num_items + 255) / 256);
     const auto* in = static_cast<const float*>(a.in);
@@ -81,6 +85,31 @@ int main(int argc, char** argv) {
   }
   std::vector<float> in(kItems, 1.0f), out(kItems);
   int code = 0;
+  if (mode == "hang-drain") {
+    for (int b = 0; b < 5; ++b) {
+      g_batch = b;
+      absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems});
+      std::printf("batch %d %s\n", b, st.ok() ? "ok" : std::string(st.status().message()).c_str());
+    }
+    g_batch = 5;
+    std::vector<float> out5(kItems), out6(kItems);
+    absl::Status s5 = p->Submit({in.data(), out5.data(), kItems}, 4);
+    std::printf("submit 5: code=%d\n", static_cast<int>(s5.code()));
+    p->RequestRemeasure("the test");
+    g_batch = 6;
+    // Its measurement drains batch 5 first, which times out: the pipeline stops there.
+    absl::Status s6 = p->Submit({in.data(), out6.data(), kItems});
+    std::printf("submit 6 after the drain: code=%d %s\n", static_cast<int>(s6.code()),
+                std::string(s6.message()).c_str());
+    *release = 1;  // let the kernel finish, as a watchdog would
+    std::printf("in flight: %d\n", p->in_flight());
+    for (int i = 0; i < 3; ++i) {
+      absl::StatusOr<BatchStats> st = p->Collect();
+      std::printf("collect %d: code=%d\n", i, static_cast<int>(st.status().code()));
+    }
+    std::fflush(stdout);
+    return s6.ok() ? 0 : 70;
+  }
   for (int b = 0; b < 8; ++b) {
     g_batch = b;
     absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems}, 4);
@@ -92,7 +121,7 @@ int main(int argc, char** argv) {
                 IsStickyCudaError(st.status()) ? 1 : 0,
                 std::string(st.status().message()).c_str());
     code = 70;
-    if (mode == "hang" && st.status().code() == absl::StatusCode::kDeadlineExceeded) {
+    if (hangs && st.status().code() == absl::StatusCode::kDeadlineExceeded) {
       *release = 1;  // let the kernel finish, as a watchdog would
     }
   }

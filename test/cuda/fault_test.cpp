@@ -61,5 +61,20 @@ TEST_F(FaultTest, KernelThatNeverFinishesDoesNotHangTheCaller) {
   EXPECT_NE(r.out.find("the GPU did not finish in time"), std::string::npos) << r.out;
 }
 
+// A re-measurement drains the batches in flight first; where one of them timed out there, the
+// pipeline had stopped, yet the measurement's batch was still enqueued (on a slot whose buffers
+// the stuck kernel may still use) and Submit returned OK (before session 48).
+TEST_F(FaultTest, ABatchAfterADrainThatTimedOutIsRefused) {
+  testing::CommandResult r = testing::RunCommand("timeout 120 " + kChild + " hang-drain");
+  ASSERT_NE(r.exit_code, 124) << "the child hung:\n" << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 70) << r.out << r.err;
+  EXPECT_NE(r.out.find("submit 5: code=0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("submit 6 after the drain: code=9 the pipeline stopped: the GPU did not "
+                       "finish in time"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("in flight: 1"), std::string::npos) << r.out;  // batch 5's result, drained
+}
+
 }  // namespace
 }  // namespace streampipe

@@ -1024,6 +1024,76 @@ TEST_F(PipelineTest, MoveAssigningOverAPipelineWithABatchInFlightDeliversItsOutp
   EXPECT_TRUE(std::equal(out2.begin(), out2.end(), ref2.begin()));
 }
 
+// A moved-from pipeline holds nothing: each call dereferenced null (a segfault) before session
+// 48. Now its calls say so (FailedPrecondition), its accessors give defaults, and the pipeline
+// it was moved to runs.
+TEST_F(PipelineTest, AMovedFromPipelineSaysSoInsteadOfCrashing) {
+  constexpr std::int64_t kItems = 1 << 16;
+  auto rng = TestRng();
+  std::vector<float> in(kItems), out(kItems), ref(kItems);
+  FillRandom(in, rng);
+  AddScalarReference(in, ref, 3);
+  absl::StatusOr<StreamPipeline> p =
+      StreamPipeline::Create(AddScalarOptions(kItems, 3, IssueOrder::kDepthFirst, 8));
+  ASSERT_TRUE(p.ok()) << p.status();
+  StreamPipeline q = std::move(*p);
+  const HostBatch b{in.data(), out.data(), kItems};
+  const std::vector<absl::Status> calls = {
+      p->Run(b).status(),           p->Run(b, 2).status(),
+      p->RunHeld(b, 2).status(),    p->MeasureComponents(b).status(),
+      p->MeasureKernelHalves(b).status(), p->Submit(b),
+      p->Collect().status()};
+  for (const absl::Status& s : calls) {
+    EXPECT_TRUE(absl::IsFailedPrecondition(s)) << s;
+    EXPECT_NE(s.message().find("was moved from"), std::string::npos) << s;
+  }
+  EXPECT_EQ(p->in_flight(), 0);
+  EXPECT_EQ(p->chosen_streams(), 0);
+  p->RequestRemeasure("nothing to re-measure");
+  EXPECT_EQ(p->options().max_items_per_batch, PipelineOptions{}.max_items_per_batch);
+  EXPECT_EQ(p->traits().sm_count, DeviceTraits{}.sm_count);
+  EXPECT_FALSE(p->controller().reference().has_value());
+  Poison(out.data(), out.size() * sizeof(float));
+  ASSERT_TRUE(q.Run(b, 2).ok());
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
+}
+
+// Create ended with a cudaDeviceSynchronize (before session 48): unbounded, it waited for
+// every stream of the device, and a capture another thread had in progress (thread-local mode,
+// as each pipeline's own launcher check uses) was broken by it. Now Create waits on its own
+// streams alone: another thread's capture ends whole, and the pipeline runs right.
+TEST_F(PipelineTest, CreatingAPipelineLeavesAnotherThreadsCaptureWhole) {
+  constexpr std::int64_t kItems = 1 << 16;
+  auto rng = TestRng();
+  std::vector<float> in(kItems), out(kItems), ref(kItems);
+  FillRandom(in, rng);
+  AddScalarReference(in, ref, 2);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  DeviceBuffer<std::byte> scratch = *DeviceBuffer<std::byte>::Create(1024);
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(scratch.data(), 7, 1024, s), cudaSuccess);
+  absl::Status created, ran;
+  std::thread other([&] {
+    absl::StatusOr<StreamPipeline> p =
+        StreamPipeline::Create(AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 8));
+    created = p.status();
+    if (p.ok()) ran = p->Run({in.data(), out.data(), kItems}, 4).status();
+  });
+  other.join();
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(s, &graph);
+  EXPECT_EQ(ended, cudaSuccess) << cudaGetErrorName(ended);
+  if (graph != nullptr) {
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  }
+  (void)cudaGetLastError();
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  EXPECT_TRUE(created.ok()) << created;
+  EXPECT_TRUE(ran.ok()) << ran;
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
+}
+
 // The pipeline set its device only when it was created: creating one left its device current
 // for the caller, and a later call made while another device was current ran the user's
 // launcher with that other device current (the copies and kernels still went to the pipeline's

@@ -95,8 +95,14 @@ TEST_F(ResourcesTest, BuffersCountBytesAndMove) {
     PinnedBuffer<double> h2 = std::move(*h);
     EXPECT_EQ(h2.span()[9], 2.5);
     EXPECT_EQ(h->data(), nullptr);
+    // Empty once moved from: its size too (it kept 10, and span() spanned 10 over null).
+    EXPECT_EQ(h->size(), 0u);
+    EXPECT_TRUE(h->span().empty());
+    EXPECT_EQ(h2.size(), 10u);
     DeviceBuffer<float> d2;
     d2 = std::move(*d);
+    EXPECT_EQ(d2.size(), 1000u);
+    EXPECT_EQ(d->size(), 0u);
     EXPECT_EQ(LiveResources().device_buffers, before.device_buffers + 1);
   }
   EXPECT_EQ(LiveResources(), before);
@@ -148,6 +154,21 @@ TEST_F(ResourcesTest, WaitIsBoundedByItsTimeout) {
   absl::Status w = e->Wait(std::chrono::milliseconds(50));
   EXPECT_EQ(w.code(), absl::StatusCode::kDeadlineExceeded) << w;
   EXPECT_TRUE(e->Wait(std::chrono::milliseconds(5000)).ok());
+}
+
+// "Wait forever": start + milliseconds::max() overflowed the clock and came out in the past, so
+// the wait timed out at its first poll of a busy stream (before session 48).
+TEST_F(ResourcesTest, AWaitWithTheLargestTimeoutWaitsForTheWork) {
+  auto s = Stream::Create();
+  auto e = Event::Create();
+  ASSERT_TRUE(s.ok() && e.ok());
+  ASSERT_EQ(cudaLaunchHostFunc(
+                s->get(), [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); },
+                nullptr),
+            cudaSuccess);
+  ASSERT_TRUE(e->Record(*s).ok());
+  EXPECT_TRUE(e->Wait(std::chrono::milliseconds::max()).ok());
+  EXPECT_EQ(cudaEventQuery(e->get()), cudaSuccess);
 }
 
 }  // namespace

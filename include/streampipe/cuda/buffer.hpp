@@ -71,6 +71,19 @@ class TypedBuffer {
     return TypedBuffer(std::move(*raw), count);
   }
   TypedBuffer() = default;
+  // A moved-from buffer is empty: size() 0 as well as data() null (the implicit move kept the
+  // count, so span() spanned N elements over null).
+  TypedBuffer(TypedBuffer&& other) noexcept
+      : raw_(std::move(other.raw_)), count_(std::exchange(other.count_, 0)) {}
+  TypedBuffer& operator=(TypedBuffer&& other) noexcept {
+    if (this != &other) {
+      raw_ = std::move(other.raw_);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  TypedBuffer(const TypedBuffer&) = delete;
+  TypedBuffer& operator=(const TypedBuffer&) = delete;
 
   T* data() const { return static_cast<T*>(raw_.data()); }
   std::size_t size() const { return count_; }
