@@ -15,6 +15,11 @@ namespace streampipe {
 namespace {
 
 constexpr std::size_t kMaxSamplesPerN = 32;
+// How far a batch's items may be from the measurement's for its time, scaled per item, to be a
+// sample (Observe); and how many batches a factor 2 or more off, in a row, ask for a
+// re-measurement.
+constexpr double kItemsTolerance = 0.1;
+constexpr int kOffSizeBatches = 3;
 constexpr std::size_t kRecent = 8;  // samples used for medians when comparing
 // New samples of n* before a visit confirms a neighbour's win: most of n*'s last kRecent.
 constexpr std::int64_t kConfirmStarSamples = kRecent / 2 + 1;
@@ -1382,9 +1387,42 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
     }
     return absl::OkStatus();
   }
-  // Normalize to the reference item count, so that short batches compare.
+  // A batch whose items differ from the measurement's by more than kItemsTolerance gives no
+  // sample: its time scaled per item is not the measurement's shape (a sub-chunk's fixed costs
+  // go with n, not with the items; a 1-item last batch scaled to 1e6 items read as 10 s at its
+  // n, and the on-line fit took it, before session 48). Batches of another size that go on (a
+  // factor 2 or more, kOffSizeBatches in a row: the measurement was of a short first batch, or
+  // the caller's batches grew) ask for a re-measurement on them, as a drift does: the
+  // candidates and the model are the measurement's.
+  const double size_ratio =
+      static_cast<double>(obs.items) / static_cast<double>(reference_->items);
+  if (std::abs(size_ratio - 1.0) > kItemsTolerance) {
+    if (plan.kind == PlanKind::kExplore) ++explorations_;
+    if (plan.kind == PlanKind::kStreamed && plan.streams == n_star_) {
+      tokens_ = std::min<double>(options_.exploration.burst,
+                                 tokens_ + options_.exploration.budget);
+    }
+    off_size_run_ = size_ratio >= 2.0 || size_ratio <= 0.5 ? off_size_run_ + 1 : 0;
+    if (off_size_run_ >= kOffSizeBatches && options_.adapt) {
+      off_size_run_ = 0;
+      RequestRemeasure(absl::StrFormat(
+          "%d batches in a row of another size (the last %lld items, the measurement's %lld)",
+          kOffSizeBatches, static_cast<long long>(obs.items),
+          static_cast<long long>(reference_->items)));
+    }
+    return absl::OkStatus();
+  }
+  off_size_run_ = 0;
+  // Normalize to the reference item count (within kItemsTolerance of it).
   const double t = obs.measured_ms * static_cast<double>(reference_->items) /
                    static_cast<double>(obs.items);
+  if (!(t > 0.0) || !std::isfinite(t)) {
+    // 1e308 ms scaled up: an inf sample became the learned level, and every later batch was
+    // refused against it. Refused here, before anything is kept.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a batch of ", obs.items, " items measured ", obs.measured_ms, " ms: ", t,
+        " ms at the measurement's ", reference_->items, " items is no time"));
+  }
   Samples& s = samples_[plan.streams];
   s.ms.push_back(t);
   sampled_periods_ = sampled_periods_ || obs.overlapped;

@@ -1626,8 +1626,77 @@ TEST(StreamControllerTest, TargetsTheBatchCannotRunAreNeitherVisitedNorOwed) {
     complete = c.CalibrationComplete();
   }
   EXPECT_TRUE(complete) << "n* " << c.streams();
-  // The lower neighbour, which the batches can run, was visited (candidates are powers of two).
-  EXPECT_EQ(explored.count(star / 2), 1u) << "n* " << star;
+  // Since session 48 batches of another size (here a factor over 2) give no samples, and three
+  // in a row ask for a re-measurement on them: the derivation is then of their items, and
+  // every n it explores is one they can run.
+  ASSERT_TRUE(c.reference().has_value());
+  EXPECT_EQ(c.reference()->items, items);
+  const std::string asked = "3 batches in a row of another size (the last " +
+                            std::to_string(items) + " items, the measurement's " +
+                            std::to_string(kItems) + ")";
+  EXPECT_TRUE(std::any_of(c.events().begin(), c.events().end(), [&](const RederivationEvent& e) {
+    return e.reason.find(asked) != std::string::npos;
+  }));
+  for (int n : explored) EXPECT_LE(n, items);
+}
+
+// A first batch much shorter than the rest (a source's partial first batch, a Submit caller's
+// small one) was measured, and its items bounded the candidates for good: a workload that
+// splits best over 16 or more streams stayed at n = 1 for 4000 batches (before session 48).
+// Batches of another size now ask for a re-measurement on them.
+TEST(StreamControllerTest, AShortFirstMeasurementIsMeasuredAgainOnTheBatchesThatFollow) {
+  StreamController c = Make();
+  SimulatedCard card(41, 0.01);
+  while (c.events().empty()) {
+    const BatchPlan p = c.Plan(1);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, 1)).ok());
+  }
+  ASSERT_EQ(c.streams(), 1);
+  for (int i = 0; i < 300; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  ASSERT_TRUE(c.reference().has_value());
+  EXPECT_EQ(c.reference()->items, kItems);
+  EXPECT_GE(c.streams(), 8);
+  EXPECT_NE(c.events()[1].reason.find("3 batches in a row of another size (the last 1000000 "
+                                      "items, the measurement's 1)"),
+            std::string::npos)
+      << c.events()[1].reason;
+}
+
+// One short batch (the last of a stream) scaled per item to the measurement's items read as a
+// sample 1e6 times its time at its n: PredictMs(1) went from 3.6 ms to 10 s, and the on-line
+// fit took it (before session 48). It gives no sample now: the predictions stay as they were.
+TEST(StreamControllerTest, AShortBatchGivesNoSample) {
+  StreamController c = Make();
+  SimulatedCard card(43, 0.01);
+  for (int i = 0; i < 300; ++i) {
+    const BatchPlan p = c.Plan(kItems);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+  }
+  std::vector<double> before;
+  for (int n = 1; n <= 128; n *= 2) before.push_back(c.PredictMs(n, kItems));
+  const std::size_t events = c.events().size();
+  // (A factor 2 or more off would count towards a re-measurement: the third is 0.6.)
+  for (std::int64_t items : {std::int64_t{1}, std::int64_t{3}, kItems * 6 / 10}) {
+    const BatchPlan p = c.Plan(items);
+    ASSERT_EQ(p.kind, PlanKind::kStreamed);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, items)).ok());
+  }
+  std::vector<double> after;
+  for (int n = 1; n <= 128; n *= 2) after.push_back(c.PredictMs(n, kItems));
+  EXPECT_EQ(before, after);
+  EXPECT_EQ(c.events().size(), events);
+  // A time that scales to no number is refused before anything is kept.
+  BatchPlan p = c.Plan(kItems);
+  ASSERT_EQ(p.kind, PlanKind::kStreamed);  // no re-measurement was asked for
+  BatchObservation huge = card.Run(p, kTransferBound, kItems);
+  huge.items = kItems * 95 / 100;
+  huge.measured_ms = 1.7e308;
+  const absl::Status s = c.Observe(p, huge);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_EQ(c.PredictMs(1, kItems), before[0]);
 }
 
 // Where the issue bound binds (tiny sub-chunks: matrix multiplication N = 512 in run 24), the
@@ -2247,7 +2316,7 @@ TEST(StreamControllerTest, TheAnchorCheckIsPlannedOnlyWhereItCanMoveAPrediction)
     ASSERT_EQ(c.streams(), 1) << "the case needs n* = 1";
     EXPECT_TRUE(c.CalibrationComplete());
   }
-  {  // batches smaller than the measured one: not owed where the batch cannot run it
+  {  // batches smaller than the measured one: re-measured on them (session 48), once
     StreamController c = Make(o);
     SimulatedCard card(35, 0.01);
     while (c.events().empty()) {
@@ -2255,8 +2324,13 @@ TEST(StreamControllerTest, TheAnchorCheckIsPlannedOnlyWhereItCanMoveAPrediction)
       ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
     }
     const std::int64_t items = c.streams();
-    EXPECT_EQ(non_streamed_after_first(c, card, kTransferBound, items, 600), 0);
+    const int before = static_cast<int>(c.events().size());
+    EXPECT_EQ(non_streamed_after_first(c, card, kTransferBound, items, 600),
+              o.measure_batches);
     EXPECT_TRUE(c.CalibrationComplete());
+    ASSERT_GT(static_cast<int>(c.events().size()), before);
+    EXPECT_NE(c.events()[static_cast<std::size_t>(before)].reason.find("of another size"),
+              std::string::npos);
   }
   {  // three batches in flight; a re-measurement requested as the check is planned
     StreamController c = Make(o);

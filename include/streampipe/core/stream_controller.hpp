@@ -587,6 +587,7 @@ class StreamController {
   double pending_old_pred_ = 0.0;
   absl::Status init_;  // the traits and options checked at construction (Observe returns it)
   std::int64_t observations_ = 0;
+  int off_size_run_ = 0;  // settled batches in a row a factor 2 or more off the measurement's items
   std::int64_t explorations_ = 0;
   std::vector<RederivationEvent> events_;
   mutable std::optional<Calibration> calibration_;  // dropped by every Observe / SetSteadyState
