@@ -1182,6 +1182,13 @@ TEST_F(PipelineTest, EveryCallRunsOnThePipelinesDeviceAndLeavesTheCallersCurrent
     expect_device_0("RunContinuous");
   }
   expect_device_0("the destructor");
+  // The calibration of another device, too (it left that device current before session 48).
+  CalibrationOptions co;
+  co.device = 1;
+  co.quick = true;
+  absl::StatusOr<Calibration> cal = Calibrate(co);
+  ASSERT_TRUE(cal.ok()) << cal.status();
+  expect_device_0("Calibrate");
   EXPECT_TRUE(elsewhere.empty()) << "the launcher ran " << elsewhere.size()
                                  << " times with another device current, the first "
                                  << (elsewhere.empty() ? -1 : elsewhere.front());
