@@ -50,8 +50,15 @@ std::vector<double> Recent(const std::vector<double>& v, std::size_t k) {
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches) {
   if (batches.empty()) return {};  // no batch: no measurement (items 0)
   if (batches.size() == 1) return batches.front();
-  // Per-item medians of each part, at the item count of the last batch (the newest size).
-  BatchObservation out = batches.back();
+  // Per-item medians of each part, at the item count of the largest batch, the last of those
+  // where several are (the newest size). A short one among them (a stream's last batch, or a
+  // source's short one) is not the workload's size: taken as the measurement's, the batches
+  // after it read as another size (session 48: they give no sample) and asked for another.
+  std::size_t largest = batches.size() - 1;
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    if (batches[i].items >= batches[largest].items) largest = i;
+  }
+  BatchObservation out = batches[largest];
   auto median = [&](auto get) {
     std::vector<double> v;
     for (const BatchObservation& b : batches) {

@@ -1249,7 +1249,9 @@ TEST(StreamControllerTest, TheWorkloadsShapeIsTheTimeMovedBetweenItsParts) {
   EXPECT_FALSE(SameWorkloadShape(a, a, std::numeric_limits<double>::infinity()));
 }
 
-TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheNewestSize) {
+// At the largest batch's size (since session 48; the newest before, so that a short last batch
+// among them set the measurement's items, and the full batches after it read as another size).
+TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheLargestSize) {
   BatchObservation a, b, c;
   a.items = 100;
   a.measured_ms = 3.0;
@@ -1266,12 +1268,17 @@ TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheNewestSize) {
   c.measured_ms = 11.0;
   c.h2d_bytes = c.d2h_bytes = 200;
   const BatchObservation m = MedianMeasurement({a, b, c});
-  EXPECT_EQ(m.items, 50);
-  EXPECT_DOUBLE_EQ(m.components.h2d_ms, 0.5);
-  EXPECT_DOUBLE_EQ(m.components.kernel_ms, 0.5);
-  EXPECT_DOUBLE_EQ(m.components.d2h_ms, 0.5);
-  EXPECT_DOUBLE_EQ(m.measured_ms, 1.5);
-  EXPECT_DOUBLE_EQ(m.h2d_bytes, 200);
+  EXPECT_EQ(m.items, 200);
+  EXPECT_DOUBLE_EQ(m.components.h2d_ms, 2.0);
+  EXPECT_DOUBLE_EQ(m.components.kernel_ms, 2.0);
+  EXPECT_DOUBLE_EQ(m.components.d2h_ms, 2.0);
+  EXPECT_DOUBLE_EQ(m.measured_ms, 6.0);
+  EXPECT_DOUBLE_EQ(m.h2d_bytes, 800);
+  // Of two largest, the newer: its fields beyond the medians (issue time) are the measurement's.
+  BatchObservation b2 = b;
+  b2.issue_ms = 0.25;
+  EXPECT_DOUBLE_EQ(MedianMeasurement({b, c, b2}).issue_ms, 0.25);
+  EXPECT_EQ(MedianMeasurement({c, a}).items, 100);
   const BatchObservation one = MedianMeasurement({c});
   EXPECT_DOUBLE_EQ(one.components.kernel_ms, 10.0);
 }
