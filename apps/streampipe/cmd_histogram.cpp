@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -248,6 +249,15 @@ int RunHistogram(const std::vector<std::string>& args) {
   if (device != "gpu" && device != "cpu") {
     return Fail(kCommand, kExitUsage, absl::StrCat("--device=", device, ": must be gpu or cpu"));
   }
+  // An empty path (an unset variable in `--output=$OUT`) is no file: named, as sweep's are
+  // (before session 48 ": cannot create", exit 74).
+  for (const char* path_flag : {"output", "trace"}) {
+    if (fs.WasSet(path_flag) && (path_flag[0] == 'o' ? output : trace_path).empty()) {
+      return Fail(kCommand, kExitUsage,
+                  absl::StrCat("--", path_flag, " is empty; name a file",
+                               path_flag[0] == 'o' ? ", or - for stdout" : ""));
+    }
+  }
   // Flags about the GPU's batches would do nothing on the CPU: said, not dropped.
   if (device == "cpu" && !trace_path.empty()) {
     return Fail(kCommand, kExitUsage,
@@ -416,8 +426,23 @@ int RunHistogram(const std::vector<std::string>& args) {
     if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--trace"));
     trace_file = std::move(*f);
   }
+  // A file output is written as `<output>.partial` and renamed onto it when whole: a run that
+  // fails (bad input, a GPU error) leaves an earlier output as it was, and the histograms it
+  // computed in the .partial file (before session 48 it emptied the output at once and left
+  // the part written there). Stdout, a FIFO or a device are written as they are.
+  std::optional<StagedFile> staged;
+  std::string write_path = output;
+  std::error_code kind_error;
+  const std::filesystem::file_status kind = std::filesystem::status(output, kind_error);
+  if (output != "-" &&
+      (!std::filesystem::exists(kind) || std::filesystem::is_regular_file(kind))) {
+    absl::StatusOr<StagedFile> f = StagedFile::Open(output);
+    if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--output"));
+    write_path = f->partial_path();
+    staged = std::move(*f);
+  }
   absl::StatusOr<std::unique_ptr<video::HistogramWriter>> writer =
-      video::OpenHistogramWriter(output, *out_format);
+      video::OpenHistogramWriter(write_path, *out_format);
   if (!writer.ok()) return Fail(kCommand, kExitIoErr, writer.status());
 
   Totals totals;
@@ -516,6 +541,14 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   live.Clear();
   absl::Status closed = (*writer)->Close();
+  if (staged) {
+    if (closed.ok() && failure.ok()) {
+      // Whole: onto the output in one rename.
+      closed = staged->Commit();
+    } else if ((*writer)->frames_written() > 0) {
+      staged->KeepWhenUncommitted();  // what was computed stays, beside the output
+    }
+  }
   if (!closed.ok() && exit_code != kExitIoErr) {
     // The output's own failure first: what the histograms before an input error would have been
     // were not written either.
@@ -576,7 +609,11 @@ int RunHistogram(const std::vector<std::string>& args) {
          absl::StrCat(std::string(failure.message()), " (", totals.frames,
                       exit_code == kExitIoErr ? " histograms before it were computed; not all "
                                                 "reached the output)"
-                                              : " histograms before it were written)"));
+                                              : " histograms before it were written)",
+                      staged && (*writer)->frames_written() > 0
+                          ? absl::StrCat("; they are in '", staged->partial_path(), "', and '",
+                                         output, "' is as it was")
+                          : ""));
     return exit_code;
   }
   if (verify && totals.mismatches > 0) return kExitSoftware;

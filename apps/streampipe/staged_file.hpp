@@ -53,6 +53,9 @@ class StagedFile {
   absl::Status Commit();
   // Append(data), then Commit: a file written whole in one step (a summary, a trace, a profile).
   absl::Status Finish(std::string_view data);
+  // Says that partial_path() holds data written by other means (a writer that opened it by
+  // name): left uncommitted, it is kept, not removed.
+  void KeepWhenUncommitted() { has_data_ = true; }
 
   const std::string& path() const { return path_; }
   // Where the data is until Commit: `<target>.partial`, or the path itself where unstaged.

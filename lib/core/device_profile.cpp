@@ -1,8 +1,12 @@
 #include "streampipe/core/device_profile.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -86,11 +90,26 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
 
 absl::StatusOr<DeviceProfile> ParseDeviceProfile(std::string_view text, std::string_view name) {
   DeviceProfile p;
-  absl::Status s = DeviceProfileSchema().Read(text, name, &p);
+  std::vector<std::string> present;
+  absl::Status s = DeviceProfileSchema().Read(text, name, &p, &present);
   if (!s.ok()) return s;
+  // Every key the calibration writes, but those later versions added (a profile of an earlier
+  // one reads them as not measured): a profile cut short read its missing values as 0 (no
+  // latency, no overhead) and was used, before session 48.
+  static const std::set<std::string> kAddedLater = {
+      "h2d.inline_max_bytes", "h2d.inline_ms_per_byte", "streams.idle_stream_overhead_ms"};
+  for (const TomlKey& key : DeviceProfileSchema().keys()) {
+    if (kAddedLater.count(key.path) == 0 &&
+        std::find(present.begin(), present.end(), key.path) == present.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          std::string(name), ": key '", key.path,
+          "' is missing (a profile cut short, or not one streampipe calibrate wrote: calibrate "
+          "again)"));
+    }
+  }
   if (p.traits.name.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(std::string(name), ": key 'device.name' is missing"));
+        absl::StrCat(std::string(name), ": key 'device.name' is empty"));
   }
   return p;
 }

@@ -30,6 +30,10 @@ class FdInput final : public ByteInput {
       const ssize_t got = ::read(fd_, dst, n);
       if (got >= 0) return static_cast<std::size_t>(got);
       if (errno == EINTR) continue;
+      if (errno == EISDIR) {
+        // stdin a directory (`< /tmp`): no input, as a directory named as the input is.
+        return absl::FailedPreconditionError(absl::StrCat(name_, ": is a directory, not a file"));
+      }
       return absl::UnavailableError(
           absl::StrCat(name_, ": read failed: ", std::strerror(errno)));
     }
@@ -75,6 +79,8 @@ absl::Status OpenError(const std::string& path, int err) {
   switch (err) {
     case ENOENT:
     case ENOTDIR:
+    case ENAMETOOLONG:
+    case ELOOP:  // a loop of links names no file
       return absl::NotFoundError(msg);
     case EACCES:
     case EPERM:

@@ -721,5 +721,28 @@ TEST(AdviseCliTest, FloatsAreShownInTheirShortestForm) {
   std::filesystem::remove_all(dir);
 }
 
+// A profile cut short (a copy stopped part way) read its missing values as 0 and was used: exit
+// 0, every overhead 0 (before session 48). Refused (78), naming the first key it lacks.
+TEST(AdviseCliTest, AProfileCutShortIsRefusedNamingTheKeyItLacks) {
+  const std::string dir = ::testing::TempDir() + "/sp_cut_profile";
+  std::filesystem::create_directories(dir);
+  const std::string whole =
+      streampipe::testing::ReadFile(STREAMPIPE_SOURCE_DIR "/docs/evidence/run117/h100.toml");
+  const std::size_t cut = whole.find("\nlatency_ms = ");
+  ASSERT_NE(cut, std::string::npos);
+  std::ofstream(dir + "/cut.toml") << whole.substr(0, cut) << "\nlatency_ms = 0.00";
+  CommandResult r = RunCommand(kBin + " advise --kernel-ms=1 --h2d-ms=1 --d2h-ms=1 --profile=" +
+                               dir + "/cut.toml");
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find(dir + "/cut.toml: key 'h2d.ms_per_byte' is missing (a profile cut short"),
+            std::string::npos)
+      << r.err;
+  // The whole profile is read as it is.
+  r = RunCommand(kBin + " advise --kernel-ms=1 --h2d-ms=1 --d2h-ms=1 --profile=" STREAMPIPE_SOURCE_DIR
+                 "/docs/evidence/run117/h100.toml");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace streampipe::testing

@@ -222,6 +222,63 @@ TEST(HistogramCliTest, ADirectoryAsTheInputIsNoInput) {
     EXPECT_EQ(r.exit_code, 66) << flags << ": " << r.err;
     EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
   }
+  // And by the other ways a name can give no input (each exit 74, an output's code, before
+  // session 48): a directory on stdin, a name too long, a loop of links.
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet - < " + dir +
+                               " --output=" + Tmp("dir.csv"));
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("stdin: is a directory"), std::string::npos) << r.err;
+  r = RunCommand(kBin + " histogram --device=cpu --quiet " + std::string(5000, 'x') +
+                 " --output=" + Tmp("dir.csv"));
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("File name too long"), std::string::npos) << r.err;
+  const std::string loop = Tmp("loop.y4m");
+  std::filesystem::remove(loop);
+  std::filesystem::create_symlink(loop, loop);
+  r = RunCommand(kBin + " histogram --device=cpu --quiet " + loop + " --output=" +
+                 Tmp("dir.csv"));
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  std::filesystem::remove(loop);
+}
+
+// A file output is written as <output>.partial and renamed onto it when whole. Bad input part
+// way emptied an earlier output and left the first histograms in it (before session 48); now
+// the earlier output stays as it was and the histograms computed are in the .partial file,
+// which the message names. With no histogram there is no .partial file.
+TEST(HistogramCliTest, AFileOutputIsReplacedOnlyWhenWhole) {
+  const std::string out = Tmp("staged.csv");
+  const std::string in = Tmp("staged.gray");
+  std::filesystem::remove(out + ".partial");
+  WriteFile(out, "an earlier output\n");
+  WriteFile(in, std::string(16 * 16 * 3 + 5, '\x10'));  // three frames and a partial one
+  const std::string cmd = kBin + " histogram --device=cpu --quiet --width=16 --height=16 " + in +
+                          " --output=" + out;
+  CommandResult r = RunCommand(cmd);
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_EQ(ReadFile(out), "an earlier output\n");
+  EXPECT_EQ(Lines(ReadFile(out + ".partial")).size(), 3u);
+  EXPECT_NE(r.err.find("3 histograms before it were written); they are in '" + out +
+                       ".partial', and '" + out + "' is as it was"),
+            std::string::npos)
+      << r.err;
+  // The .partial file of an earlier run with data is not written over: refused, named.
+  WriteFile(in, std::string(16 * 16 * 2, '\x20'));
+  r = RunCommand(cmd);
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("is there from an earlier run"), std::string::npos) << r.err;
+  std::filesystem::remove(out + ".partial");
+  // A bad first frame: nothing computed, no .partial, the output as it was.
+  WriteFile(in, std::string(5, '\x10'));
+  r = RunCommand(cmd);
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_EQ(ReadFile(out), "an earlier output\n");
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+  // Whole: the output replaced, nothing beside it.
+  WriteFile(in, std::string(16 * 16 * 2, '\x20'));
+  r = RunCommand(cmd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(ReadFile(out)).size(), 2u);
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
 }
 
 // Where the output fails and the input too, the output's error is the one reported (74): the
@@ -356,6 +413,14 @@ TEST(HistogramCliTest, AnOutputNamingTheInputOrTheOtherOutputIsRefused) {
   EXPECT_NE(r.err.find("pipeline.profile=" + dir + "/./h.csv and --output"), std::string::npos)
       << r.err;
   EXPECT_EQ(ReadFile(in), frames);
+  // Nor an empty --output= or --trace= (": cannot create", exit 74, before session 48).
+  r = RunCommand(kBin + raw + in + " --output=");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output is empty; name a file, or - for stdout"), std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + " histogram --synthetic=section44 --frames=4 --trace=");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--trace is empty; name a file"), std::string::npos) << r.err;
   // An empty --config= (an unset variable) is not the defaults.
   r = RunCommand(kBin + raw + in + " --config=");
   EXPECT_EQ(r.exit_code, 64) << r.err;

@@ -9,6 +9,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "streampipe/core/device_profile.hpp"
 
 namespace streampipe {
@@ -320,7 +323,19 @@ TEST(DeviceProfileTest, RoundTripsAndChecksTheDevice) {
   EXPECT_FALSE(CheckProfileMatches(*back, p.traits.name, 12080).ok());
   absl::StatusOr<DeviceProfile> none = ParseDeviceProfile("[h2d]\nlatency_ms = 0.1\n", "p.toml");
   ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.status().message(), "p.toml: key 'device.name' is missing");
+  EXPECT_EQ(none.status().message(),
+            "p.toml: key 'device.name' is missing (a profile cut short, or not one streampipe "
+            "calibrate wrote: calibrate again)");
+  // A profile cut short: each key the calibration has always written is required (its value
+  // read as 0 before session 48: no latency, no overhead, and exit 0).
+  const std::string whole = DeviceProfileToml(p);
+  const std::size_t cut = whole.find("\nms_per_byte = ");
+  ASSERT_NE(cut, std::string::npos);
+  absl::StatusOr<DeviceProfile> cut_short = ParseDeviceProfile(whole.substr(0, cut + 1), "c.toml");
+  ASSERT_FALSE(cut_short.ok());
+  EXPECT_EQ(cut_short.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(cut_short.status().message()),
+              ::testing::HasSubstr("c.toml: key 'h2d.ms_per_byte' is missing"));
   // An empty name is there, and wrong: named with its line, not reported as missing.
   absl::StatusOr<DeviceProfile> empty =
       ParseDeviceProfile("# a profile\n[device]\nname = \"\"\n", "p.toml");
@@ -398,6 +413,22 @@ TEST(DeviceProfileTest, AProfileItsLoaderWouldRejectIsNotWritten) {
   EXPECT_FALSE(std::ifstream(path + ".tmp").good());
 }
 
+// A profile as versions before sessions 19-20 wrote it: without the keys added since (the
+// inline path's two, c0).
+std::string OlderProfileToml() {
+  DeviceProfile p;
+  p.traits = DeviceTraits::H100Anchors();
+  p.traits.name = "NVIDIA H100 80GB HBM3";
+  std::string out;
+  for (const absl::string_view line : absl::StrSplit(DeviceProfileToml(p), '\n')) {
+    if (absl::StartsWith(line, "inline_") || absl::StartsWith(line, "idle_stream_overhead_ms")) {
+      continue;
+    }
+    absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
 TEST(DeviceProfileTest, C0RoundTripsAndOlderProfilesLeaveItUnmeasured) {
   DeviceProfile p;
   p.traits = DeviceTraits::H100Anchors();
@@ -406,7 +437,7 @@ TEST(DeviceProfileTest, C0RoundTripsAndOlderProfilesLeaveItUnmeasured) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->traits.idle_stream_overhead_ms, 0.00103);
   // A profile written before c0 existed: no key, c applies to every sub-chunk.
-  back = ParseDeviceProfile("[device]\nname = \"NVIDIA H100 80GB HBM3\"\n", "old.toml");
+  back = ParseDeviceProfile(OlderProfileToml(), "old.toml");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_LT(back->traits.idle_stream_overhead_ms, 0.0);
   // Below -1 is out of range, and the error names the key.
@@ -427,7 +458,7 @@ TEST(DeviceProfileTest, TheInlinePathRoundTripsAndOlderProfilesHaveNone) {
   EXPECT_EQ(back->traits.inline_h2d_max_bytes, 24576);
   EXPECT_EQ(back->traits.inline_h2d_ms_per_byte, 9.7e-8);
   // A profile written before session 19: no keys, no inline copies.
-  back = ParseDeviceProfile("[device]\nname = \"NVIDIA H100 80GB HBM3\"\n", "old.toml");
+  back = ParseDeviceProfile(OlderProfileToml(), "old.toml");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->traits.inline_h2d_max_bytes, 0.0);
   EXPECT_EQ(back->traits.inline_h2d_ms_per_byte, 0.0);
