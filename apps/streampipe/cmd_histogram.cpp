@@ -337,6 +337,13 @@ int RunHistogram(const std::vector<std::string>& args) {
 
   // ---- input ----
   std::unique_ptr<video::FrameSource> source;
+  // A frame size given is used: one out of range is refused (the synthetic source fell back to
+  // its default for --width=0 or -5, before session 48).
+  for (const auto& [flag, value] : {std::pair<const char*, int>{"width", width}, {"height", height}}) {
+    if (fs.WasSet(flag) && value <= 0) {
+      return Fail(kCommand, kExitUsage, absl::StrCat("--", flag, "=", value, ": must be > 0"));
+    }
+  }
   if (!synthetic.empty()) {
     video::SyntheticOptions so;
     if (synthetic == "section44") {
@@ -363,7 +370,25 @@ int RunHistogram(const std::vector<std::string>& args) {
     source = std::move(*src);
   } else {
     const std::string& input = fs.positional()[0];
+    // The synthetic source's flags do nothing to a file: said, not dropped.
+    for (const char* synthetic_only : {"frames", "seed", "scene-length"}) {
+      if (fs.WasSet(synthetic_only)) {
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat("--", synthetic_only, ": is for --synthetic; INPUT '", input,
+                                 "' gives its own frames"));
+      }
+    }
     absl::StatusOr<std::unique_ptr<video::FrameSource>> src;
+    if ((width > 0 || height > 0) && input != "-") {
+      // A Y4M file read as raw counted its header's bytes as pixels (exit 0, wrong histograms).
+      char magic[10] = {};
+      std::ifstream probe(input, std::ios::binary);
+      if (probe.read(magic, sizeof magic) && std::string(magic, sizeof magic) == "YUV4MPEG2 ") {
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat("INPUT '", input, "' is a Y4M file, whose header gives the frame "
+                                 "size and format; --width and --height are for raw input"));
+      }
+    }
     if (width > 0 || height > 0) {
       absl::StatusOr<video::PixelFormat> pf = video::ParsePixelFormat(pixel_format);
       if (!pf.ok()) return Fail(kCommand, kExitUsage, pf.status());

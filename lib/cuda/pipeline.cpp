@@ -963,6 +963,12 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   if (absl::Status d = device.Enter(opt_.device); !d.ok()) {
     return AnnotateStatus(d, absl::StrCat("batch ", index));
   }
+  // The batch's own fields first (items, pointers, capacities; n = 1 always fits): a refused
+  // batch must not take a plan from the controller (planned_items_ set to 0 or a huge count, an
+  // exploration batch used up) before session 48.
+  if (absl::Status v = Validate(batch, 1); !v.ok()) {
+    return AnnotateStatus(v, absl::StrCat("batch ", index));
+  }
   BatchPlan plan;
   if (measure) {
     plan = {*measure, 1, 0.0, kNoGeneration};

@@ -281,6 +281,37 @@ TEST(HistogramCliTest, AFileOutputIsReplacedOnlyWhenWhole) {
   EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
 }
 
+// Flags that did nothing, or the wrong thing, with exit 0 before session 48: --width/--height
+// with a Y4M file read it as raw (its header counted as pixels); --width=0 or -5 with the
+// synthetic source fell back to its default; --frames, --seed and --scene-length with a file
+// were dropped.
+TEST(HistogramCliTest, FlagsThatWouldDoNothingOrTheWrongThingAreRefused) {
+  const std::string y4m = Tmp("flags.y4m");
+  WriteFile(y4m, "YUV4MPEG2 W4 H2 F25:1 C420jpeg\nFRAME\n" + std::string(12, '\x01'));
+  const std::string out = " --output=" + Tmp("flags.csv");
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --width=67 --height=1 " + y4m + out);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("is a Y4M file, whose header gives the frame size and format; --width and "
+                       "--height are for raw input"),
+            std::string::npos)
+      << r.err;
+  for (const char* bad : {"--width=0", "--width=-5", "--height=0"}) {
+    r = RunCommand(kBin + " histogram --device=cpu --synthetic=section44 --frames=2 " + bad + out);
+    EXPECT_EQ(r.exit_code, 64) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string(bad) + ": must be > 0"), std::string::npos) << r.err;
+  }
+  for (const char* flag : {"--frames=3", "--seed=7", "--scene-length=5"}) {
+    r = RunCommand(kBin + " histogram --device=cpu " + y4m + " " + flag + out);
+    EXPECT_EQ(r.exit_code, 64) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find(": is for --synthetic; INPUT '" + y4m + "' gives its own frames"),
+              std::string::npos)
+        << r.err;
+  }
+  // The file alone is read right.
+  r = RunCommand(kBin + " histogram --device=cpu --quiet " + y4m + out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 // Where the output fails and the input too, the output's error is the one reported (74): the
 // histograms before the bad frame did not reach it.
 TEST(HistogramCliTest, AnOutputThatFailsIsReportedBeforeABadInput) {
