@@ -82,12 +82,34 @@ std::string FormatNumber(double v, TomlNumbers numbers) {
   return s;
 }
 
+// A key or string value as a message shows it: control characters escaped (\x1b, \n), so that
+// a file cannot write to the terminal through them, and at most kShownBytes of it (a 10 MB key
+// made a 10 MB line), cut where a UTF-8 character starts (before session 48 both were shown raw).
+constexpr std::size_t kShownBytes = 64;
+std::string Shown(std::string_view text) {
+  std::size_t end = std::min(text.size(), kShownBytes);
+  while (end < text.size() && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+    --end;  // not inside a character
+  }
+  std::string out;
+  for (const char c : text.substr(0, end)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      absl::StrAppend(&out, absl::StrFormat("\\x%02x", u));
+    } else {
+      out += c;
+    }
+  }
+  if (end < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
+  return out;
+}
+
 std::string Render(const toml::node& n) {
   std::ostringstream os;
   if (const auto* d = n.as_floating_point()) {
     os << FormatNumber(d->get(), TomlNumbers::kShortest);
   } else if (const auto* s = n.as_string()) {
-    os << '"' << s->get() << '"';
+    os << '"' << Shown(s->get()) << '"';
   } else if (n.is_table()) {
     os << "{...}";
   } else if (n.is_array()) {
@@ -112,9 +134,14 @@ absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
   for (auto&& [key, node] : table) {
     const std::string path = prefix.empty() ? S(key.str()) : absl::StrCat(prefix, ".", S(key.str()));
     if (node.is_table()) {
+      if (leaves.count(path)) {
+        // `threshold = {a = 1}`: a value of the wrong type, not a table the schema lacks.
+        return absl::InvalidArgumentError(absl::StrCat(
+            Where(file, key.source()), ": key '", path, "' must be a value, not a table"));
+      }
       if (!tables.count(path)) {
         return absl::InvalidArgumentError(
-            absl::StrCat(Where(file, key.source()), ": unknown table [", path, "]"));
+            absl::StrCat(Where(file, key.source()), ": unknown table [", Shown(path), "]"));
       }
       absl::Status s = CheckUnknown(*node.as_table(), path, file, leaves, tables);
       if (!s.ok()) return s;
@@ -126,7 +153,8 @@ absl::Status CheckUnknown(const toml::table& table, const std::string& prefix,
         const std::string parent = dot == std::string::npos ? "" : l.substr(0, dot);
         if (parent == prefix) siblings.push_back(l.substr(dot == std::string::npos ? 0 : dot + 1));
       }
-      std::string msg = absl::StrCat(Where(file, key.source()), ": unknown key '", path, "'");
+      std::string msg =
+          absl::StrCat(Where(file, key.source()), ": unknown key '", Shown(path), "'");
       if (tables.count(path)) {
         msg = absl::StrCat(Where(file, key.source()), ": '", path, "' must be a table");
       } else if (!siblings.empty()) {

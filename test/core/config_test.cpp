@@ -98,6 +98,14 @@ TEST(ConfigTest, EachKindOfBadFileGetsItsMessage) {
       {"[streams]\nmin = 9\nmax = 8\n", "bad.toml: streams.min (9) exceeds streams.max (8)"},
       {"[detector]\nwindow = 4\nmin_samples = 8\n", "must not exceed detector.window (4)"},
       {"pipeline = 3\n", "'pipeline' must be a table"},
+      // A table where a value goes: said so (before session 48 "unknown table").
+      {"[detector]\nthreshold = {a = 1}\n",
+       "bad.toml:2: key 'detector.threshold' must be a value, not a table"},
+      // Control characters in a key or a string are shown escaped (they reached the terminal
+      // as they were before session 48).
+      {"[pipeline]\n\"evil\\u001b[31m\" = 1\n",
+       "bad.toml:2: unknown key 'pipeline.evil\\x1b[31m'"},
+      {"[pipeline]\norder = \"a\\u0007b\"\n", "key 'pipeline.order' = \"a\\x07b\" is not one of"},
       // What StreamPipeline::Create would refuse is refused at load (exit 78 in the apps).
       {"[pipeline]\nmax_in_flight = 1\n[exploration]\nrun = 2\n",
        "bad.toml: exploration.run = 2 is too short one batch at a time"},
@@ -109,6 +117,27 @@ TEST(ConfigTest, EachKindOfBadFileGetsItsMessage) {
     EXPECT_NE(r.status().message().find(c.message), std::string::npos)
         << c.text << " -> " << r.status().message();
   }
+}
+
+// A key or value of megabytes made a message of megabytes (before session 48): cut at 64 bytes,
+// where a character starts, with the whole length said.
+TEST(ConfigTest, ALongKeyOrValueIsCutShortInTheMessage) {
+  const std::string key(1 << 20, 'k');
+  absl::StatusOr<PipelineConfig> r =
+      ParsePipelineConfig("[pipeline]\n" + key + " = 1\n", "long.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_LT(r.status().message().size(), 300u) << r.status().message().substr(0, 300);
+  EXPECT_NE(r.status().message().find("unknown key 'pipeline." + std::string(55, 'k') +
+                                      "... (1048585 bytes)'"),
+            std::string::npos)
+      << r.status().message().substr(0, 300);
+  // Cut before a two-byte character that would straddle byte 64, not inside it.
+  const std::string value = std::string(63, 'v') + "\xc3\xa9" + std::string(10, 'w');
+  r = ParsePipelineConfig("[pipeline]\norder = \"" + value + "\"\n", "long.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("= \"" + std::string(63, 'v') + "... (75 bytes)\" is not"),
+            std::string::npos)
+      << r.status().message();
 }
 
 // toml++ 3.3.0 reaches __builtin_unreachable on some non-ASCII characters (upstream #190, #295),
