@@ -175,6 +175,20 @@ int RunAdvise(const std::vector<std::string>& args) {
   if (f.items < 0) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--items=", f.items, ": must be >= 0"));
   }
+  // The candidates' flags, named as flags (the core's check named its fields:
+  // "min_items_per_stream (0) >= 1", before session 48).
+  if (f.min_items_per_stream < 1) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--min-items-per-stream=", f.min_items_per_stream, ": must be >= 1"));
+  }
+  if (f.min_streams < 1 || f.max_streams < f.min_streams || f.max_streams > kMaxCandidateStreams) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--min-streams=", f.min_streams, " and --max-streams=", f.max_streams,
+                             ": must satisfy 1 <= min <= max <= ", kMaxCandidateStreams));
+  }
+  if (f.divisors_only && f.items <= 0) {
+    return Fail(kCommand, kExitUsage, "--divisors-only needs --items > 0 (the n dividing it)");
+  }
   DeviceTraits base = DeviceTraits::H100Anchors();
   if (!f.profile.empty()) {
     absl::StatusOr<DeviceProfile> p = ReadDeviceProfile(f.profile);

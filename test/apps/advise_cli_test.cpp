@@ -112,7 +112,7 @@ TEST(AdviseCliTest, BadArgumentsExitWithUsageAndNameTheProblem) {
       {"--h2d-ms=abc", "--h2d-ms=abc: not a number"},
       {"--h2d-ms=1 --frobnicate", "unknown flag --frobnicate"},
       {"", "give the component times"},
-      {"--h2d-ms=1 --min-streams=0", "stream bounds [0, 32]"},
+      {"--h2d-ms=1 --min-streams=0", "--min-streams=0 and --max-streams=32: must satisfy"},
       {"--h2d-ms=1 --cc=nine", "--cc=nine"},
       {"--h2d-ms=1 extra", "unexpected argument 'extra'"},
   };
@@ -719,6 +719,27 @@ TEST(AdviseCliTest, FloatsAreShownInTheirShortestForm) {
             std::string::npos)
       << r.err;
   std::filesystem::remove_all(dir);
+}
+
+// The candidates' flags are named as flags (the core's fields were: "min_items_per_stream (0)
+// >= 1", before session 48).
+TEST(AdviseCliTest, TheCandidatesFlagsAreNamedAsFlags) {
+  const std::string run = kBin + " advise --kernel-ms=1 --h2d-ms=1 --d2h-ms=1 ";
+  struct Case {
+    std::string flags, message;
+  };
+  for (const Case& c : {
+           Case{"--min-items-per-stream=0", "--min-items-per-stream=0: must be >= 1"},
+           Case{"--min-streams=0", "--min-streams=0 and --max-streams=32: must satisfy 1 <= min "
+                                   "<= max <= 4096"},
+           Case{"--min-streams=8 --max-streams=4", "--min-streams=8 and --max-streams=4"},
+           Case{"--max-streams=5000", "--max-streams=5000: must satisfy"},
+           Case{"--items=0 --divisors-only", "--divisors-only needs --items > 0"},
+       }) {
+    CommandResult r = RunCommand(run + c.flags);
+    EXPECT_EQ(r.exit_code, 64) << c.flags << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.flags << ": " << r.err;
+  }
 }
 
 // A profile cut short (a copy stopped part way) read its missing values as 0 and was used: exit
