@@ -207,6 +207,22 @@ int Fail(std::string_view command, int code, const absl::Status& status) {
   return Fail(command, code, std::string_view(status.message().data(), status.message().size()));
 }
 
+absl::StatusOr<std::string> FollowLinks(const std::string& path) {
+  std::filesystem::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec))) return p.string();
+    const std::filesystem::path to = std::filesystem::read_symlink(p, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot read the link '", p.string(), "': ", ec.message()));
+    }
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("'", path, "': too many levels of symbolic links (a loop)"));
+}
+
 bool SameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
@@ -219,13 +235,9 @@ bool SameFile(const std::string& a, const std::string& b) {
   const auto canonical = [&ec](const std::string& p) {
     std::filesystem::path abs = std::filesystem::absolute(p, ec);
     if (ec) return std::filesystem::path();
-    std::error_code link_ec;  // (is_symlink sets it where nothing is there: not an error here)
-    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(abs, link_ec); ++hops) {
-      const std::filesystem::path target = std::filesystem::read_symlink(abs, link_ec);
-      if (link_ec) break;
-      abs = target.is_absolute() ? target : abs.parent_path() / target;
-    }
-    return std::filesystem::weakly_canonical(abs, ec);
+    // (A loop, or a link that cannot be read: compared as it is.)
+    const absl::StatusOr<std::string> linked = FollowLinks(abs.string());
+    return std::filesystem::weakly_canonical(linked.ok() ? *linked : abs.string(), ec);
   };
   const std::filesystem::path ca = canonical(a);
   if (ec) return a == b;

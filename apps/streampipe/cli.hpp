@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace streampipe::cli {
 
@@ -92,6 +93,12 @@ class FlagSet {
 int Fail(std::string_view command, int code, std::string_view message);
 // The same with the message of a Status.
 int Fail(std::string_view command, int code, const absl::Status& status);
+
+// The file a chain of symbolic links ends at, whether or not that file exists yet (a dangling
+// link names the file to create); `path` itself where it is no link. Relative links are read
+// against their own directory. FailedPrecondition for a loop (40 links), PermissionDenied where
+// a link cannot be read.
+absl::StatusOr<std::string> FollowLinks(const std::string& path);
 
 // Do two paths name one file: the same path, or two names of one existing file (a link, "./",
 // "a/../")? An output opened over its own input would empty it before it is read.

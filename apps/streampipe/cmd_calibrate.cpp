@@ -1,4 +1,6 @@
 // streampipe calibrate: measure the device's transfer parameters and write a device profile.
+#include <cuda_runtime_api.h>
+
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -74,6 +76,9 @@ int RunCalibrate(const std::vector<std::string>& args) {
   o.inline_copies = inline_copies;
   o.measure_inline_copies = true;  // printed below, written or not
 
+  // The device calibrated made current first: Calibrate restores the caller's device, and this
+  // thread's, never chosen, is device 0, whose context the restore would otherwise create.
+  if (device >= 0 && device < CudaDeviceCount()) (void)cudaSetDevice(device);
   absl::StatusOr<Calibration> c = Calibrate(o);
   if (!c.ok()) {
     return Fail(kCommand, c.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage

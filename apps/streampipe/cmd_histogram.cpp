@@ -321,8 +321,14 @@ int RunHistogram(const std::vector<std::string>& args) {
       return Fail(kCommand, kExitUsage,
                   absl::StrCat(names[j], "=", paths[j], " and ", names[i], " '", paths[i],
                                "' name one file; ",
-                               i == 0   ? "writing it would empty the input before it is read"
-                               : i == 1 ? "writing it would replace the configuration file"
+                               // (The event log is appended to, not emptied.)
+                               i == 0   ? (j == 4 ? "appending to it would change the input"
+                                                  : "writing it would empty the input before it "
+                                                    "is read")
+                               : i == 1 ? (j == 4 ? "appending to it would change the "
+                                                    "configuration file"
+                                                  : "writing it would replace the configuration "
+                                                    "file")
                                         : "each output needs its own"));
     }
   }
@@ -379,8 +385,11 @@ int RunHistogram(const std::vector<std::string>& args) {
       }
     }
     absl::StatusOr<std::unique_ptr<video::FrameSource>> src;
-    if ((width > 0 || height > 0) && input != "-") {
+    std::error_code input_kind_error;
+    if ((width > 0 || height > 0) && input != "-" &&
+        std::filesystem::is_regular_file(input, input_kind_error)) {
       // A Y4M file read as raw counted its header's bytes as pixels (exit 0, wrong histograms).
+      // A regular file only: a pipe's bytes read here would be lost to the raw reader.
       char magic[10] = {};
       std::ifstream probe(input, std::ios::binary);
       if (probe.read(magic, sizeof magic) && std::string(magic, sizeof magic) == "YUV4MPEG2 ") {
@@ -413,6 +422,12 @@ int RunHistogram(const std::vector<std::string>& args) {
       return Fail(kCommand, kExitUnavailable,
                   absl::StrCat("no CUDA device (", NoDeviceReason(),
                                "); use --device=cpu to compute the histograms on the CPU"));
+    }
+    // The configured device current first: the calibration restores the caller's device, and
+    // this thread's, never chosen, is device 0 (whose context the restore would create). A
+    // device number out of range is the calibration's to report.
+    if (cfg.config.device >= 0 && cfg.config.device < CudaDeviceCount()) {
+      (void)cudaSetDevice(cfg.config.device);
     }
     // One calibration for every pipeline of the run (one per frame format).
     if (!cfg.config.profile.empty()) {
@@ -461,7 +476,9 @@ int RunHistogram(const std::vector<std::string>& args) {
   const std::filesystem::file_status kind = std::filesystem::status(output, kind_error);
   if (output != "-" &&
       (!std::filesystem::exists(kind) || std::filesystem::is_regular_file(kind))) {
-    absl::StatusOr<StagedFile> f = StagedFile::Open(output);
+    // A .partial file a stopped run left is replaced (its histograms are computed again); one a
+    // running run holds is refused.
+    absl::StatusOr<StagedFile> f = StagedFile::Open(output, "", StagedFile::StaleData::kReplace);
     if (!f.ok()) return Fail(kCommand, kExitIoErr, AnnotateStatus(f.status(), "--output"));
     write_path = f->partial_path();
     staged = std::move(*f);

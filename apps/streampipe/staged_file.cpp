@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "cli.hpp"
 
 namespace streampipe::cli {
 namespace {
@@ -57,28 +58,10 @@ absl::Status CheckPartialKind(const std::string& partial) {
                    "): move or remove it first"));
 }
 
-// The file a chain of symbolic links ends at, whether or not that file exists yet (a dangling
-// link names the file to create); `path` itself where it is no link. Relative links are read
-// against their own directory.
-absl::StatusOr<std::string> LinkTarget(const std::string& path) {
-  fs::path p = path;
-  for (int hops = 0; hops < 40; ++hops) {
-    std::error_code ec;
-    if (!fs::is_symlink(fs::symlink_status(p, ec))) return p.string();
-    const fs::path to = fs::read_symlink(p, ec);
-    if (ec) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot read the link '", p.string(), "': ", ec.message()));
-    }
-    p = to.is_absolute() ? to : p.parent_path() / to;
-  }
-  return absl::FailedPreconditionError(
-      absl::StrCat("'", path, "': too many levels of symbolic links (a loop)"));
-}
-
 }  // namespace
 
-absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view header) {
+absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view header,
+                                            StaleData stale_data) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);  // follows links
   if (fs::is_directory(st)) {
@@ -103,7 +86,7 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
     if (f.fd_ < 0 && errno == EEXIST) {
       // An earlier run's file: taken over only where it holds the header alone.
       const std::optional<std::string> before = ReadAll(f.partial_);
-      if (!before || *before != header) {
+      if (!before || (*before != header && stale_data == StaleData::kRefuse)) {
         return absl::AlreadyExistsError(
             absl::StrCat("'", f.partial_,
                          "' is there from an earlier run that stopped part way, and holds its "
@@ -136,7 +119,7 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
 absl::Status StagedFile::Name(std::string path) {
   path_ = std::move(path);
   // The link stays; the file it names is replaced (or created, where the link dangles).
-  absl::StatusOr<std::string> target = LinkTarget(path_);
+  absl::StatusOr<std::string> target = FollowLinks(path_);
   if (!target.ok()) return target.status();
   target_ = *std::move(target);
   partial_ = target_ + ".partial";

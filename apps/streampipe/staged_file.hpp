@@ -31,7 +31,12 @@ class StagedFile {
   // where `path` is a directory, where `<path>.partial` is there and is not a regular file, or
   // where `path` is a loop of links; PermissionDenied naming the file where it cannot be
   // created.
-  static absl::StatusOr<StagedFile> Open(std::string path, std::string_view header = "");
+  // `stale_data`: what to do with a .partial file no run holds that holds data. kRefuse (the
+  // sweep's: minutes of measurements), or kReplace (the histograms': a run computes them again,
+  // and a stopped run's file would otherwise block every later one).
+  enum class StaleData { kRefuse, kReplace };
+  static absl::StatusOr<StagedFile> Open(std::string path, std::string_view header = "",
+                                         StaleData stale_data = StaleData::kRefuse);
   // Takes up the `<path>.partial` file an earlier run left, to append to it: NotFound naming it
   // where there is none, FailedPrecondition where it does not start with `header`, or does not
   // end with a whole line (`header` ends with one; a run cut in the middle of a write),

@@ -15,10 +15,10 @@ namespace streampipe {
 namespace {
 
 constexpr std::size_t kMaxSamplesPerN = 32;
-// How far a batch's items may be from the measurement's for its time, scaled per item, to be a
-// sample (Observe); and how many batches a factor 2 or more off, in a row, ask for a
+// How far (a factor) a batch's items may be from the measurement's for its time, scaled per
+// item, to be a sample (Observe); and how many batches that far off, in a row, ask for a
 // re-measurement.
-constexpr double kItemsTolerance = 0.1;
+constexpr double kOffSizeRatio = 2.0;
 constexpr int kOffSizeBatches = 3;
 constexpr std::size_t kRecent = 8;  // samples used for medians when comparing
 // New samples of n* before a visit confirms a neighbour's win: most of n*'s last kRecent.
@@ -1358,6 +1358,9 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       measure_pending_ = false;
       // The measurement's time (the median of its batches), not the halves batch's.
       const double measured_ms = reference_->measured_ms;
+      // Whether it is the one batches of another size asked for (whichever measurement
+      // completes first answers them).
+      const bool resized = std::exchange(size_remeasure_, false);
       if (first) {
         Derive(EventKind::kInitial, "first non-streamed measurement", measured_ms);
       } else if (plan.generation == kNoGeneration) {
@@ -1368,8 +1371,12 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
         pending_ratio_ = 1.0;
         Derive(EventKind::kDrift, "a measurement the caller asked for", measured_ms);
       } else {
-        // A re-measurement the detector asked for (RequestRemeasure).
-        Derive(EventKind::kDrift, pending_reason_, measured_ms, previous ? &*previous : nullptr);
+        // A re-measurement the detector asked for (RequestRemeasure). After batches of another
+        // size, n is derived afresh: the rule that keeps n where the shape per item is
+        // unchanged kept the short measurement's n for the full batches (n = 8, where a fresh
+        // derivation chose 16).
+        Derive(EventKind::kDrift, pending_reason_, measured_ms,
+               previous && !resized ? &*previous : nullptr);
       }
       return absl::OkStatus();
     }
@@ -1378,58 +1385,56 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
       break;
   }
   if (!reference_ || plan.generation != generation_) return absl::OkStatus();  // stale or not ours
+  // The batch's time at the measurement's item count (per item), checked before anything is
+  // kept: 1e308 ms scaled up gave an inf sample, which became the learned level, and every
+  // later batch was refused against it (before session 48).
+  const double t = obs.measured_ms * static_cast<double>(reference_->items) /
+                   static_cast<double>(obs.items);
+  if (!(t > 0.0) || !std::isfinite(t)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a batch of ", obs.items, " items measured ", obs.measured_ms, " ms: ", t,
+        " ms at the measurement's ", reference_->items, " items is no time"));
+  }
   // The host's issue time is the batch's own even where its device time is shared.
   if (obs.issue_ms > 0.0) {
     std::vector<double>& v = issue_[plan.streams];
     v.push_back(obs.issue_ms);
     if (v.size() > kMaxSamplesPerN) v.erase(v.begin());
   }
-  if (!obs.settled) {
-    // Its time is shared with batches of another n: no sample. A batch at n* still refills
-    // the exploration budget.
+  // A batch that gives no sample still counts as a visit's batch, and one at n* refills the
+  // exploration budget.
+  const auto no_sample = [&] {
     if (plan.kind == PlanKind::kExplore) ++explorations_;
     if (plan.kind == PlanKind::kStreamed && plan.streams == n_star_) {
       tokens_ = std::min<double>(options_.exploration.burst,
                                  tokens_ + options_.exploration.budget);
     }
     return absl::OkStatus();
-  }
-  // A batch whose items differ from the measurement's by more than kItemsTolerance gives no
-  // sample: its time scaled per item is not the measurement's shape (a sub-chunk's fixed costs
-  // go with n, not with the items; a 1-item last batch scaled to 1e6 items read as 10 s at its
-  // n, and the on-line fit took it, before session 48). Batches of another size that go on (a
-  // factor 2 or more, kOffSizeBatches in a row: the measurement was of a short first batch, or
-  // the caller's batches grew) ask for a re-measurement on them, as a drift does: the
-  // candidates and the model are the measurement's.
+  };
+  // Its time is shared with batches of another n.
+  if (!obs.settled) return no_sample();
+  // A batch a factor kOffSizeRatio or more off the measurement's items gives no sample: its time
+  // scaled per item is not the measurement's shape (a sub-chunk's fixed costs go with n, not
+  // with the items: a 1-item last batch scaled to 1e6 items read as 10 s at its n, and the
+  // on-line fit took it, before session 48). Nearer sizes are scaled per item, as before.
+  // kOffSizeBatches such batches in a row (the measurement was of a short first batch, or the
+  // caller's batches grew) ask for a re-measurement on them, as a drift does: the candidates
+  // and the model are the measurement's, and n is derived again, not kept.
   const double size_ratio =
       static_cast<double>(obs.items) / static_cast<double>(reference_->items);
-  if (std::abs(size_ratio - 1.0) > kItemsTolerance) {
-    if (plan.kind == PlanKind::kExplore) ++explorations_;
-    if (plan.kind == PlanKind::kStreamed && plan.streams == n_star_) {
-      tokens_ = std::min<double>(options_.exploration.burst,
-                                 tokens_ + options_.exploration.budget);
-    }
-    off_size_run_ = size_ratio >= 2.0 || size_ratio <= 0.5 ? off_size_run_ + 1 : 0;
-    if (off_size_run_ >= kOffSizeBatches && options_.adapt) {
+  if (size_ratio >= kOffSizeRatio || size_ratio <= 1.0 / kOffSizeRatio) {
+    if (++off_size_run_ >= kOffSizeBatches && options_.adapt && !need_measure_ &&
+        !measure_pending_) {
       off_size_run_ = 0;
       RequestRemeasure(absl::StrFormat(
           "%d batches in a row of another size (the last %lld items, the measurement's %lld)",
           kOffSizeBatches, static_cast<long long>(obs.items),
           static_cast<long long>(reference_->items)));
+      size_remeasure_ = true;
     }
-    return absl::OkStatus();
+    return no_sample();
   }
   off_size_run_ = 0;
-  // Normalize to the reference item count (within kItemsTolerance of it).
-  const double t = obs.measured_ms * static_cast<double>(reference_->items) /
-                   static_cast<double>(obs.items);
-  if (!(t > 0.0) || !std::isfinite(t)) {
-    // 1e308 ms scaled up: an inf sample became the learned level, and every later batch was
-    // refused against it. Refused here, before anything is kept.
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a batch of ", obs.items, " items measured ", obs.measured_ms, " ms: ", t,
-        " ms at the measurement's ", reference_->items, " items is no time"));
-  }
   Samples& s = samples_[plan.streams];
   s.ms.push_back(t);
   sampled_periods_ = sampled_periods_ || obs.overlapped;

@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "streampipe/core/toml_schema.hpp"
 #include "absl/strings/string_view.h"
 #include "streampipe/core/statistics.hpp"
 
@@ -187,11 +188,8 @@ absl::Status ExpandList(std::string_view spec, std::vector<double>* values,
 // A value read from a file, as a message shows it: bytes that are not printable ASCII escaped
 // (\x1f, \n), and at most kShownBytes of it, so that a binary file names its bad value without
 // writing raw bytes or a megabyte-long line to the terminal.
-constexpr std::size_t kShownBytes = 64;
 std::string Shown(absl::string_view value) {
-  if (value.size() <= kShownBytes) return absl::CHexEscape(value);
-  return absl::StrCat(absl::CHexEscape(value.substr(0, kShownBytes)), "... (", value.size(),
-                      " bytes)");
+  return detail::ShownInMessage(std::string_view(value.data(), value.size()), detail::Utf8::kEscape);
 }
 
 std::vector<absl::string_view> SplitFields(absl::string_view line) {

@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -82,27 +83,7 @@ std::string FormatNumber(double v, TomlNumbers numbers) {
   return s;
 }
 
-// A key or string value as a message shows it: control characters escaped (\x1b, \n), so that
-// a file cannot write to the terminal through them, and at most kShownBytes of it (a 10 MB key
-// made a 10 MB line), cut where a UTF-8 character starts (before session 48 both were shown raw).
-constexpr std::size_t kShownBytes = 64;
-std::string Shown(std::string_view text) {
-  std::size_t end = std::min(text.size(), kShownBytes);
-  while (end < text.size() && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
-    --end;  // not inside a character
-  }
-  std::string out;
-  for (const char c : text.substr(0, end)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      absl::StrAppend(&out, absl::StrFormat("\\x%02x", u));
-    } else {
-      out += c;
-    }
-  }
-  if (end < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
-  return out;
-}
+std::string Shown(std::string_view text) { return ShownInMessage(text, Utf8::kKeep); }
 
 std::string Render(const toml::node& n) {
   std::ostringstream os;
@@ -516,6 +497,36 @@ absl::Status CheckValue(const TomlKey& k, const TomlValue& value) {
     }
   }
   return absl::OkStatus();
+}
+
+std::string ShownInMessage(std::string_view text, Utf8 utf8) {
+  constexpr std::size_t kShownBytes = 64;
+  std::size_t end = std::min(text.size(), kShownBytes);
+  if (utf8 == Utf8::kEscape) {
+    std::string out = absl::CHexEscape(absl::string_view(text.data(), end));
+    if (end < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
+    return out;
+  }
+  while (end < text.size() && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+    --end;  // not inside a character
+  }
+  std::string out;
+  for (std::size_t i = 0; i < end; ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    const bool c1 = u == 0xC2 && i + 1 < end && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if (u < 0x20 || u == 0x7F) {
+      absl::StrAppend(&out, absl::StrFormat("\\x%02x", u));
+    } else if (c1) {
+      absl::StrAppend(&out, absl::StrFormat("\\xc2\\x%02x",
+                                            static_cast<unsigned char>(text[i + 1])));
+      ++i;
+    } else {
+      out += text[i];
+    }
+  }
+  if (end < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
+  return out;
 }
 
 absl::Status ReadToml(std::string_view text, std::string_view file,

@@ -167,6 +167,21 @@ TEST_F(StagedFileTest, ALinkStaysAndTheFileItNamesIsReplaced) {
   EXPECT_FALSE(Exists("link.csv.partial"));
 }
 
+// The histograms' choice: an earlier run's .partial file with data is replaced (the sweep's,
+// the default, refuses it); one a running run holds is still refused.
+TEST_F(StagedFileTest, AStaleFileIsReplacedWhereTheCallerSaysSo) {
+  std::ofstream(dir_ + "/old.csv.partial") << "h\n1,2\n";
+  absl::StatusOr<StagedFile> f =
+      StagedFile::Open(dir_ + "/old.csv", "h\n", StagedFile::StaleData::kReplace);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv.partial"), "h\n");
+  absl::StatusOr<StagedFile> second =
+      StagedFile::Open(dir_ + "/old.csv", "h\n", StagedFile::StaleData::kReplace);
+  EXPECT_TRUE(absl::IsAlreadyExists(second.status())) << second.status();
+  ASSERT_TRUE(f->Finish("3,4\n").ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "h\n3,4\n");
+}
+
 // A dangling link names the file to create: the link stays and now names it. A relative link is
 // read against its own directory.
 TEST_F(StagedFileTest, ADanglingLinksFileIsCreatedAndTheLinkStays) {

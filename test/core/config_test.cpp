@@ -106,6 +106,8 @@ TEST(ConfigTest, EachKindOfBadFileGetsItsMessage) {
       {"[pipeline]\n\"evil\\u001b[31m\" = 1\n",
        "bad.toml:2: unknown key 'pipeline.evil\\x1b[31m'"},
       {"[pipeline]\norder = \"a\\u0007b\"\n", "key 'pipeline.order' = \"a\\x07b\" is not one of"},
+      // A C1 control (U+009B, CSI) too; other non-ASCII characters stay as they are.
+      {"[pipeline]\norder = \"\\u009b\u00e9\"\n", "= \"\\xc2\\x9b\u00e9\" is not one of"},
       // What StreamPipeline::Create would refuse is refused at load (exit 78 in the apps).
       {"[pipeline]\nmax_in_flight = 1\n[exploration]\nrun = 2\n",
        "bad.toml: exploration.run = 2 is too short one batch at a time"},

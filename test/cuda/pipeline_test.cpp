@@ -1073,12 +1073,17 @@ TEST_F(PipelineTest, CreatingAPipelineLeavesAnotherThreadsCaptureWhole) {
   DeviceBuffer<std::byte> scratch = *DeviceBuffer<std::byte>::Create(1024);
   ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
   ASSERT_EQ(cudaMemsetAsync(scratch.data(), 7, 1024, s), cudaSuccess);
-  absl::Status created, ran;
+  absl::Status created, ran, calibrated;
   std::thread other([&] {
     absl::StatusOr<StreamPipeline> p =
         StreamPipeline::Create(AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 8));
     created = p.status();
     if (p.ok()) ran = p->Run({in.data(), out.data(), kItems}, 4).status();
+    // And one without traits: Create's quick calibration (its own cudaDeviceSynchronize went
+    // too).
+    PipelineOptions o = AddScalarOptions(kItems, 2, IssueOrder::kDepthFirst, 8);
+    o.traits.reset();
+    calibrated = StreamPipeline::Create(o).status();
   });
   other.join();
   cudaGraph_t graph = nullptr;
@@ -1091,6 +1096,7 @@ TEST_F(PipelineTest, CreatingAPipelineLeavesAnotherThreadsCaptureWhole) {
   EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
   EXPECT_TRUE(created.ok()) << created;
   EXPECT_TRUE(ran.ok()) << ran;
+  EXPECT_TRUE(calibrated.ok()) << calibrated;
   EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin()));
 }
 

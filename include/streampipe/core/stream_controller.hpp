@@ -224,7 +224,9 @@ AdaptiveOptions ForIssueOrder(AdaptiveOptions options, bool breadth_first);
 absl::Status ValidateExplorationRun(const ExplorationOptions& exploration, int max_in_flight);
 
 // The measurement that several non-streamed batches make together: the median of each part
-// per item, scaled to the last batch's item count (items > 0 in each; none: an empty observation).
+// per item, scaled to the largest batch's item count (the last of those, where several are; a
+// short one among them is not the workload's size). Items > 0 in each; none: an empty
+// observation.
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches);
 
 // Whether the non-streamed measurement `now` shows the workload that `before` showed, up to one
@@ -304,8 +306,11 @@ class StreamController {
   void Abandon(const BatchPlan& plan);
 
   // Reports how the planned batch went. InvalidArgument for non-finite or negative timings,
-  // a zero time for a timed batch, or items <= 0 (the observation is ignored), and for traits or
-  // options the constructor found bad.
+  // a zero time for a timed batch, items <= 0, or a time that scaled to the measurement's items
+  // is no finite number (the observation is ignored), and for traits or options the
+  // constructor found bad. A streamed batch within a factor 2 of the measurement's items is a
+  // sample scaled per item; one further off gives none, and three such in a row ask for a
+  // re-measurement (with adapt), after which n is derived afresh (docs/design.md).
   absl::Status Observe(const BatchPlan& plan, const BatchObservation& obs);
 
   // Forces a non-streamed re-measurement at the next Plan() (reason in the event).
@@ -588,6 +593,7 @@ class StreamController {
   absl::Status init_;  // the traits and options checked at construction (Observe returns it)
   std::int64_t observations_ = 0;
   int off_size_run_ = 0;  // settled batches in a row a factor 2 or more off the measurement's items
+  bool size_remeasure_ = false;  // the pending re-measurement is for batches of another size
   std::int64_t explorations_ = 0;
   std::vector<RederivationEvent> events_;
   mutable std::optional<Calibration> calibration_;  // dropped by every Observe / SetSteadyState

@@ -73,6 +73,13 @@ std::string MarkdownTable(const std::vector<TomlKey>& keys, const void* defaults
 // InvalidArgument with what is wrong, worded to follow the key and its value ("is out of range
 // [0, 10]", "is not one of: a, b", "is not valid: ..."); the callers name key and value.
 absl::Status CheckValue(const TomlKey& key, const TomlValue& value);
+// A value read from a file, as a message shows it: at most 64 bytes of it (then "... (N bytes)"),
+// so that a megabyte-long value makes no megabyte-long line, and no byte that would act on the
+// terminal. `Utf8::kKeep` (a configuration: valid UTF-8) escapes only control characters, C1
+// included (\x1b, \xc2\x9b), and cuts where a character starts; `Utf8::kEscape` (a CSV read
+// whole, maybe binary) escapes every byte that is not printable ASCII, as absl::CHexEscape does.
+enum class Utf8 { kKeep, kEscape };
+std::string ShownInMessage(std::string_view text, Utf8 utf8);
 // Reads a whole file: NotFound if missing, PermissionDenied if unreadable, OutOfRange past
 // `max_bytes` (read in pieces up to it: a path such as /dev/zero is not read until memory runs
 // out; a configuration or profile is a few KiB).

@@ -151,6 +151,8 @@ absl::StatusOr<std::vector<IssueSample>> MeasureInlineLadder(const DeviceTraits&
 // FitInlineCopies of a ladder's sizes and times.
 absl::StatusOr<InlineCopyFit> FitInlineLadder(const std::vector<IssueSample>& ladder);
 
+// Calibrates options.device and leaves the caller's current device as it was (since session 48;
+// it left options.device current before); waits only on its own streams, bounded.
 absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& options);
 
 // The profile at `path` as the pipeline uses it on `device`: read, checked against its name and

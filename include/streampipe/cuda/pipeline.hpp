@@ -30,9 +30,11 @@
 //
 // Errors: InvalidArgument for bad batches (0 items, too many items, null or device pointers, n
 // out of range), FailedPrecondition for misuse (Collect with nothing in flight, Submit beyond
-// max_in_flight, Run with uncollected batches, any call after a sticky CUDA error), the launcher's own Status, Internal
-// with the sticky flag for a kernel that faulted (IsStickyCudaError), DeadlineExceeded when
-// the GPU does not finish within wait_timeout. Every error names the batch.
+// max_in_flight, Run with uncollected batches, any call after a sticky CUDA error or a wait that
+// timed out, a call on a moved-from pipeline, whose accessors give defaults), the launcher's
+// own Status, Internal with the sticky flag for a kernel that faulted (IsStickyCudaError),
+// DeadlineExceeded when the GPU does not finish within wait_timeout. Every error names the
+// batch.
 #ifndef STREAMPIPE_CUDA_PIPELINE_HPP_
 #define STREAMPIPE_CUDA_PIPELINE_HPP_
 
