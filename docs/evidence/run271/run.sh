@@ -1,6 +1,6 @@
 # Run 271 (session 48): after the review of the session's diff (214d089 and on), one H200.
 # Criterion, written before the run:
-#  1. every GPU suite passes: adaptive 10, cli_gpu 6, core 271, resources 8, fault 4,
+#  1. every GPU suite passes: adaptive 10, cli_gpu 6, core 270, resources 8, fault 4,
 #     histogram 6, pipeline 43 and the two-device test skipped, video 124; among them
 #     CreatingAPipelineLeavesAnotherThreadsCaptureWhole now with a pipeline that calibrates
 #     itself during the other thread's capture;
