@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -251,11 +252,13 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   // An empty path (an unset variable in `--output=$OUT`) is no file: named, as sweep's are
   // (before session 48 ": cannot create", exit 74).
-  for (const char* path_flag : {"output", "trace"}) {
-    if (fs.WasSet(path_flag) && (path_flag[0] == 'o' ? output : trace_path).empty()) {
+  for (const auto& [flag, path, or_stdout] :
+       {std::tuple<const char*, const std::string&, const char*>{"output", output,
+                                                                  ", or - for stdout"},
+        {"trace", trace_path, ""}}) {
+    if (fs.WasSet(flag) && path.empty()) {
       return Fail(kCommand, kExitUsage,
-                  absl::StrCat("--", path_flag, " is empty; name a file",
-                               path_flag[0] == 'o' ? ", or - for stdout" : ""));
+                  absl::StrCat("--", flag, " is empty; name a file", or_stdout));
     }
   }
   // Flags about the GPU's batches would do nothing on the CPU: said, not dropped.
@@ -345,7 +348,8 @@ int RunHistogram(const std::vector<std::string>& args) {
   std::unique_ptr<video::FrameSource> source;
   // A frame size given is used: one out of range is refused (the synthetic source fell back to
   // its default for --width=0 or -5, before session 48).
-  for (const auto& [flag, value] : {std::pair<const char*, int>{"width", width}, {"height", height}}) {
+  for (const auto& [flag, value] :
+       {std::pair<const char*, int>{"width", width}, {"height", height}}) {
     if (fs.WasSet(flag) && value <= 0) {
       return Fail(kCommand, kExitUsage, absl::StrCat("--", flag, "=", value, ": must be > 0"));
     }
@@ -583,14 +587,11 @@ int RunHistogram(const std::vector<std::string>& args) {
   }
   live.Clear();
   absl::Status closed = (*writer)->Close();
-  if (staged) {
-    if (closed.ok() && failure.ok()) {
-      // Whole: onto the output in one rename.
-      closed = staged->Commit();
-    } else if ((*writer)->frames_written() > 0) {
-      staged->KeepWhenUncommitted();  // what was computed stays, beside the output
-    }
-  }
+  // Whole: onto the output in one rename. Else what was computed stays, beside the output.
+  const bool kept_partial =
+      staged && !(closed.ok() && failure.ok()) && (*writer)->frames_written() > 0;
+  if (staged && closed.ok() && failure.ok()) closed = staged->Commit();
+  if (kept_partial) staged->KeepWhenUncommitted();
   if (!closed.ok() && exit_code != kExitIoErr) {
     // The output's own failure first: what the histograms before an input error would have been
     // were not written either.
@@ -652,7 +653,7 @@ int RunHistogram(const std::vector<std::string>& args) {
                       exit_code == kExitIoErr ? " histograms before it were computed; not all "
                                                 "reached the output)"
                                               : " histograms before it were written)",
-                      staged && (*writer)->frames_written() > 0
+                      kept_partial
                           ? absl::StrCat("; they are in '", staged->partial_path(), "', and '",
                                          output, "' is as it was")
                           : ""));

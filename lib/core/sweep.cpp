@@ -17,14 +17,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "streampipe/core/toml_schema.hpp"
 #include "absl/strings/string_view.h"
 #include "streampipe/core/statistics.hpp"
+#include "streampipe/core/toml_schema.hpp"
 
 namespace streampipe {
 namespace {
@@ -186,10 +185,11 @@ absl::Status ExpandList(std::string_view spec, std::vector<double>* values,
 // ---- CSV (reading) ----
 
 // A value read from a file, as a message shows it: bytes that are not printable ASCII escaped
-// (\x1f, \n), and at most kShownBytes of it, so that a binary file names its bad value without
-// writing raw bytes or a megabyte-long line to the terminal.
+// (\x1f, \n), and at most 64 of them (detail::ShownInMessage), so that a binary file names its
+// bad value without writing raw bytes or a megabyte-long line to the terminal.
 std::string Shown(absl::string_view value) {
-  return detail::ShownInMessage(std::string_view(value.data(), value.size()), detail::Utf8::kEscape);
+  return detail::ShownInMessage(std::string_view(value.data(), value.size()),
+                                detail::Utf8::kEscape);
 }
 
 std::vector<absl::string_view> SplitFields(absl::string_view line) {

@@ -628,9 +628,6 @@ absl::Status StreamPipeline::Impl::Launch(Slot& slot, int k, int n, cudaStream_t
   const Chunk c = ChunkOf(slot.batch.num_items, n, k);
   LaunchArgs args{slot.d_in.data() + c.first * opt_.in_bytes_per_item,
                   slot.d_out.data() + c.first * opt_.out_bytes_per_item, c.first, c.count, s};
-  // An error left by a call before this one (the caller's own code between batches) is not
-  // this launch's: cleared, so that the check after the launcher reads the launch's alone.
-  (void)cudaGetLastError();
   absl::Status user;
   try {
     user = opt_.launch(args);
@@ -1025,6 +1022,10 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
   slot.staged_out = !*pinned_out;
   absl::Status st = EnsureStaging(slot, slot.staged_in, slot.staged_out);
   if (!st.ok()) return Fail(st, index);
+  // An error left by a call before this batch (the caller's own code between batches) is not a
+  // launch's: cleared once here, before any launcher of the batch runs (its check, a graph's
+  // capture, the issue), so that each launch check reads its launch's alone.
+  (void)cudaGetLastError();
   if (!launcher_checked_) {
     st = ValidateLauncher(slot, ChunkOf(batch.num_items, 1, 0));
     if (!st.ok()) return Fail(st, index);
