@@ -393,6 +393,12 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
   co.num_items = reference_->items;
   absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
   candidates_ = cand.ok() ? *cand : std::vector<int>{1};
+  // No n in the bounds splits these items (fewer items than streams.min, or sub-chunks under
+  // min_items_per_stream): the batch runs whole on one stream, and the event says why (before
+  // session 49 it did so silently).
+  if (!cand.ok()) {
+    absl::StrAppend(&reason, "; ", cand.status().message(), ": n = 1, the batch unsplit");
+  }
   // The n in use now: batches explored before the re-measurement may have moved n* since the
   // drift was declared.
   const int old_n = kind == EventKind::kInitial ? 1 : n_star_;

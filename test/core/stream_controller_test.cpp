@@ -1647,6 +1647,31 @@ TEST(StreamControllerTest, TargetsTheBatchCannotRunAreNeitherVisitedNorOwed) {
   for (int n : explored) EXPECT_LE(n, items);
 }
 
+// No n in [streams.min, streams.max] splits a batch of 3 items: the batch runs whole on one
+// stream, and the derivation's event says so (before session 49 n fell back to 1 silently).
+TEST(StreamControllerTest, NoStreamCountThatFitsIsSaidInTheEvent) {
+  AdaptiveOptions o = Options();
+  o.candidates.min_streams = 4;
+  StreamController c = Make(o);
+  SimulatedCard card(43, 0.01);
+  constexpr std::int64_t kFew = 3;
+  for (int i = 0; i < 50 && c.events().empty(); ++i) {
+    const BatchPlan p = c.Plan(kFew);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kFew)).ok());
+  }
+  ASSERT_FALSE(c.events().empty());
+  EXPECT_EQ(c.streams(), 1);
+  EXPECT_NE(c.events().front().reason.find("no stream count in [4, 128] fits 3 items"),
+            std::string::npos)
+      << c.events().front().reason;
+  EXPECT_NE(c.events().front().reason.find("n = 1, the batch unsplit"), std::string::npos);
+  for (int i = 0; i < 20; ++i) {
+    const BatchPlan p = c.Plan(kFew);
+    EXPECT_EQ(p.streams, 1);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kFew)).ok());
+  }
+}
+
 // A first batch much shorter than the rest (a source's partial first batch, a Submit caller's
 // small one) was measured, and its items bounded the candidates for good: a workload that
 // splits best over 16 or more streams stayed at n = 1 for 4000 batches (before session 48).
