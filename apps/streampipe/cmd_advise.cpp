@@ -220,6 +220,17 @@ int RunAdvise(const std::vector<std::string>& args) {
                        .min_items_per_stream = f.min_items_per_stream};
   absl::StatusOr<StreamChoice> choice = ChooseNumStreams(**model, *terms, opt);
   if (!choice.ok()) return Fail(kCommand, kExitUsage, choice.status());
+  // A regression fitted on another card (veneva-regression's published eq. 4 and 7) predicts
+  // 0 or less for batches far below the sizes it was fitted on: the table and the choice are
+  // printed as the model gives them, and stderr says that they mean little.
+  for (const Prediction& p : choice->predictions) {
+    if (p.total_ms > 0.0) continue;
+    std::cerr << "streampipe " << kCommand << ": note: " << (*model)->name() << " predicts "
+              << absl::StrFormat("%.4f", p.total_ms) << " ms at n = " << p.streams
+              << ", not a time: this batch is outside the range the model was fitted on, and "
+                 "its choice means little (docs/models.md)\n";
+    break;
+  }
 
   if (f.json) {
     std::string out;
