@@ -1079,6 +1079,11 @@ absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<
       const TimedEvent& d = slot.done_event(static_cast<int>(k));
       if (d.Record(slot.streams[k]).ok()) WaitAfterFailure(d, index);
     }
+    // And the origin: a graph is launched there, and a call-by-call batch's join is enqueued
+    // there (before session 49 its work was not waited for).
+    if (!stuck_ && slot.start_event().Record(slot.origin).ok()) {
+      WaitAfterFailure(slot.start_event(), index);
+    }
     (void)cudaGetLastError();
     return Fail(st, index);
   }
