@@ -261,6 +261,22 @@ class RowReader {
     return absl::OkStatus();
   }
 
+  // An integer >= lo.
+  absl::Status IntAtLeast(int* out, int lo) {
+    if (absl::Status s = Int(out); !s.ok()) return s;
+    if (*out < lo) return Error(next_ - 1, absl::StrCat("is below ", lo));
+    return absl::OkStatus();
+  }
+
+  // A size, a time or an intensity: finite and >= 0; empty (NaN) only where `optional`.
+  absl::Status NonNegative(double* out, bool optional = false) {
+    if (absl::Status s = Double(out); !s.ok()) return s;
+    const std::size_t i = next_ - 1;
+    if (fields_[i].empty()) return optional ? absl::OkStatus() : Error(i, "is empty");
+    if (!std::isfinite(*out) || *out < 0.0) return Error(i, "is not a finite number >= 0");
+    return absl::OkStatus();
+  }
+
  private:
   absl::Status Printable(std::size_t i) const {
     for (const char ch : fields_[i]) {
@@ -316,27 +332,37 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   auto read_int = [&](int* out) {
     if (s.ok()) s = r.Int(out);
   };
+  auto read_size = [&](double* out, bool optional = false) {
+    if (s.ok()) s = r.NonNegative(out, optional);
+  };
+  auto read_at_least = [&](int* out, int lo) {
+    if (s.ok()) s = r.IntAtLeast(out, lo);
+  };
+  // Sizes, times and counts are checked for range here, where the line and column can be named
+  // (before session 49 a negative size or an unknown order was summarized as it was).
   s = r.String(&p.workload);
   if (s.ok()) s = r.String(&p.grid);
-  read_double(&p.in_bytes);
-  read_double(&p.out_bytes);
-  read_double(&p.intensity);
-  if (s.ok()) s = r.String(&p.order);
-  read_int(&p.streams);
-  read_double(&p.median_ms);
-  read_double(&p.p10_ms);
-  read_double(&p.p90_ms);
-  read_int(&p.repetitions);
-  read_double(&p.h2d_ms);
-  read_double(&p.kernel_ms);
-  read_double(&p.d2h_ms);
+  read_size(&p.in_bytes);
+  read_size(&p.out_bytes);
+  read_size(&p.intensity);
+  if (s.ok()) s = r.Choice(&p.order, {"depth-first", "breadth-first", "engine-per-stream"});
+  read_int(&p.streams);  // Summarize names a streams below 1 with its configuration
+  read_double(&p.median_ms);  // and a median that is not finite and > 0
+  read_size(&p.p10_ms, true);
+  read_size(&p.p90_ms, true);
+  read_at_least(&p.repetitions, 1);
+  read_size(&p.h2d_ms, true);
+  read_size(&p.kernel_ms, true);
+  read_size(&p.d2h_ms, true);
+  // Predictions as the models gave them: veneva-regression's may be negative (docs/models.md).
   for (std::size_t m = 0; m < kSweepModelCount; ++m) read_double(&p.predicted_ms[m]);
   read_double(&p.calibrated_ms);
-  for (std::size_t m = 0; m < kSweepModelCount; ++m) read_int(&p.chosen[m]);
-  read_int(&p.adaptive_n);
+  // A chosen n of 0: not computed.
+  for (std::size_t m = 0; m < kSweepModelCount; ++m) read_at_least(&p.chosen[m], 0);
+  read_at_least(&p.adaptive_n, 0);
   // The optional last columns, where the header has them.
   if (std::find(columns.begin(), columns.end(), "issue_ms") != columns.end()) {
-    read_double(&p.issue_ms);
+    read_size(&p.issue_ms, true);
   }
   if (s.ok() && std::find(columns.begin(), columns.end(), "issue") != columns.end()) {
     s = r.Choice(&p.issue, {"streams", "graph"});
