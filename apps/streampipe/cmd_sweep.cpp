@@ -953,6 +953,13 @@ int RunSweep(const std::vector<std::string>& args) {
                                             adaptive_trace};
     if (const auto same = FirstSameFile(paths, /*first_output=*/1)) {
       const auto [i, j] = *same;
+      // The plan file against an output it names itself is the file's error (78); against a
+      // flag's, the command line's (64).
+      if (i == 0 && keys[j] != nullptr && from_file(*keys[j])) {
+        return Fail(kCommand, kExitConfig,
+                    absl::StrCat(*names[j], " names the plan file itself, '", paths[j],
+                                 "'; writing it would replace the plan file"));
+      }
       return Fail(kCommand, i == 0 ? kExitUsage : clash_code(*keys[i], *keys[j]),
                   absl::StrCat(*names[i], " and ", *names[j], " name one file, '", paths[i],
                                "'; ",

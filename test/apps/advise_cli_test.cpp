@@ -609,6 +609,18 @@ TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(ReadFile(plan), "[sweep]\ngrid = \"quick\"\n");
+  // Where the plan file names itself as an output, it is the file's error (78; before session
+  // 49, 64 as for a flag).
+  const std::string self = dir + "/self.toml";
+  const std::string self_text = "[sweep]\ngrid = \"quick\"\nsummary = \"" + self + "\"\n";
+  std::ofstream(self) << self_text;
+  r = RunCommand(kBin + " sweep --config=" + self);
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_NE(r.err.find(self + ": key 'sweep.summary' names the plan file itself, '" + self +
+                       "'; writing it would replace the plan file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(self), self_text);
   r = RunCommand("cd " + dir + " && " + kBin + " sweep --profile=p.toml --summary=./p.toml");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--profile and --summary name one file"), std::string::npos) << r.err;
