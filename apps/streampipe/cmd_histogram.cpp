@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -346,6 +347,7 @@ int RunHistogram(const std::vector<std::string>& args) {
 
   // ---- input ----
   std::unique_ptr<video::FrameSource> source;
+  std::optional<std::uintmax_t> input_bytes;  // the size of an INPUT that is a regular file
   // A frame size given is used: one out of range is refused (the synthetic source fell back to
   // its default for --width=0 or -5, before session 48).
   for (const auto& [flag, value] :
@@ -414,7 +416,23 @@ int RunHistogram(const std::vector<std::string>& args) {
     }
     if (!src.ok()) return Fail(kCommand, InputExit(src.status()), src.status());
     source = std::move(*src);
+    std::error_code size_error;
+    if (input != "-" && std::filesystem::is_regular_file(input, size_error)) {
+      const std::uintmax_t bytes = std::filesystem::file_size(input, size_error);
+      if (!size_error) input_bytes = bytes;
+    }
   }
+  // A batch never holds more frames than the INPUT file could: a header of W46340 H46340 on a
+  // file of 100 bytes sized a batch of 64 frames of 2 GiB (exit 70 "cannot allocate", or the
+  // machine's memory, before session 49). At least one frame, so that the source itself says
+  // how the file ends (cleanly, or cut short in the frame it names).
+  const auto frames_per_batch = [&](const video::FrameFormat& f) -> std::int64_t {
+    if (!input_bytes) return batch_frames;
+    const std::uintmax_t in_file = *input_bytes / std::max<std::size_t>(1, f.stored_bytes());
+    return in_file >= static_cast<std::uintmax_t>(batch_frames)
+               ? batch_frames
+               : std::max<std::int64_t>(1, static_cast<std::int64_t>(in_file));
+  };
 
   // ---- the GPU ----
   // Before the output is opened (which empties an earlier file of that name): no device, a bad
@@ -500,21 +518,31 @@ int RunHistogram(const std::vector<std::string>& args) {
 
   if (device == "cpu") {
     summary_device = "cpu";
-    std::vector<std::byte> buf;
+    // Not zero-filled (make_unique_for_overwrite): the pages a short file never reaches into
+    // are never touched.
+    std::unique_ptr<std::byte[]> storage;
+    std::span<std::byte> buf;
     std::vector<Histogram> hist;
     for (;;) {
       const FrameFormat f = source->format();
+      const std::int64_t frames = frames_per_batch(f);
       try {
-        buf.resize(static_cast<std::size_t>(batch_frames) * f.item_bytes());
-        hist.resize(static_cast<std::size_t>(batch_frames));
+        const std::size_t bytes = static_cast<std::size_t>(frames) * f.item_bytes();
+        if (bytes > buf.size()) {
+          storage.reset();
+          buf = {};
+          storage = std::make_unique_for_overwrite<std::byte[]>(bytes);
+          buf = std::span<std::byte>(storage.get(), bytes);
+        }
+        hist.resize(static_cast<std::size_t>(frames));
       } catch (const std::bad_alloc&) {
         failure = absl::ResourceExhaustedError(absl::StrCat(
-            "cannot allocate ", batch_frames, " x ", f.item_bytes(), " bytes for a batch of ",
-            batch_frames, " frames of ", f.width, "x", f.height, "; lower --batch-frames"));
+            "cannot allocate ", frames, " x ", f.item_bytes(), " bytes for a batch of ",
+            frames, " frames of ", f.width, "x", f.height, "; lower --batch-frames"));
         exit_code = kExitSoftware;
         break;
       }
-      absl::StatusOr<video::ReadResult> r = source->Read(buf, batch_frames);
+      absl::StatusOr<video::ReadResult> r = source->Read(buf, frames);
       if (!r.ok()) {
         failure = r.status();
         exit_code = InputExit(failure);
@@ -542,7 +570,7 @@ int RunHistogram(const std::vector<std::string>& args) {
       PipelineOptions o;
       o.in_bytes_per_item = static_cast<std::int64_t>(f.item_bytes());
       o.out_bytes_per_item = static_cast<std::int64_t>(kHistogramBytes);
-      o.max_items_per_batch = batch_frames;
+      o.max_items_per_batch = frames_per_batch(f);
       absl::StatusOr<KernelLauncher> launch = HistogramLauncher(f, *kernel);
       if (!launch.ok()) {
         failure = launch.status();

@@ -203,13 +203,23 @@ TEST(HistogramCliTest, AHugeFrameIsAClearErrorNotAnAbort) {
   // throwing std::bad_alloc (allocator_may_return_null covers malloc only): nothing to test here.
   GTEST_SKIP() << "under AddressSanitizer a failed operator new aborts by design";
 #endif
-  // The address space bounded, so that the allocation fails on any machine.
-  CommandResult r = RunCommand("bash -c 'ulimit -v 8000000; " + kBin +
-                               " histogram --device=cpu --quiet " + in + " --output=" +
+  // The address space bounded, so that the allocation fails on any machine. On stdin (a pipe:
+  // its length unknown) the batch is sized by --batch-frames alone.
+  CommandResult r = RunCommand("bash -c 'ulimit -v 8000000; cat " + in + " | " + kBin +
+                               " histogram --device=cpu --quiet - --output=" +
                                Tmp("huge.csv") + "'");
   EXPECT_EQ(r.exit_code, 70) << r.err;
   EXPECT_NE(r.err.find("cannot allocate"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("lower --batch-frames"), std::string::npos) << r.err;
+  // A file holds at most its size in frames: one frame is sized here, not 64 (before session 49
+  // this was the 70 above), and the source names the frame the file cuts short. The one frame's
+  // 2 GiB are not zero-filled: the pages the 3 bytes do not reach are never touched.
+  r = RunCommand("bash -c 'ulimit -v 8000000; " + kBin + " histogram --device=cpu --quiet " + in +
+                 " --output=" + Tmp("huge.csv") + "'");
+  EXPECT_EQ(r.exit_code, 65) << r.err;
+  EXPECT_NE(r.err.find("frame 0 (at byte 33): truncated in the Y plane"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("found 3"), std::string::npos) << r.err;
 }
 
 // A directory as the input is not bad data (65) nor a usage error (64): it is no input (66),
