@@ -97,8 +97,9 @@ absl::StatusOr<InSituFit> FitInSitu(const InSituTerms& terms, std::span<const In
 // FitInSitu with c0 from the slope of held tiny sub-chunks (ms per sub-chunk): such a sub-chunk
 // pays g + c0 on the copy-in path, so c0 = held - g, g is at most `held` (a back-to-back test
 // timed slow, run 69's 13.3 us, would otherwise zero c0 and overstate every small sub-chunk),
-// and where the fit lowers g (its negative-c branch) c0 follows and the fit runs again (up to
-// three passes). The result's h2d_gap_ms and idle_stream_overhead_ms are the pair to write;
+// and where the fit lowers g (its negative-c branch) c0 follows and the fit runs again (until g
+// stops falling, at most 64 passes; c0 follows the last g). The result's h2d_gap_ms and
+// idle_stream_overhead_ms are the pair to write: they add up to `held_sub_chunk_ms`.
 // terms.h2d_gap_ms is the measured g and terms.idle_stream_overhead_ms is ignored.
 // InvalidArgument as FitInSitu (at any pass: an earlier pass's g and c0 do not add up to the
 // held slope), and for a held slope that is not finite and > 0.
