@@ -433,14 +433,19 @@ TEST(InSituFitTest, RoundsThatChaseCPastWhatTheBatchesAllowGiveNoFit) {
   // The rule refuses no sweep that follows the model: with 5 % scatter (a quiet lease's) around
   // c = 5 us, every sweep fits, c within 0-12 us.
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> scatter(-0.05, 0.05);
-  for (int trial = 0; trial < 2000; ++trial) {
+  // The model's sweep at c = 5 us, each point scattered by up to +-`by`.
+  const auto around_c = [&rng](double by) {
+    std::uniform_real_distribution<double> scatter(-by, by);
     std::vector<InSituPoint> s;
     for (int n : {1, 2, 4, 8, 16, 32, 64}) {
       const double k = n;
       const double model = 0.02 + 2.45 / k + 0.003 * (k - 1) + 1.3 * (k - 1) / k + 0.005 * (k - 1);
       s.push_back({n, model * (1.0 + scatter(rng))});
     }
+    return s;
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::vector<InSituPoint> s = around_c(0.05);
     absl::StatusOr<InSituFit> f = FitInSituWithIdle(t, s, 0.008);
     ASSERT_TRUE(f.ok()) << "trial " << trial << ": " << f.status();
     ASSERT_LE(f->stream_overhead_ms, 0.012) << "trial " << trial;
@@ -449,15 +454,9 @@ TEST(InSituFitTest, RoundsThatChaseCPastWhatTheBatchesAllowGiveNoFit) {
     // was up to 0.9 % off on these sweeps; 17 % with 15 % scatter).
     ASSERT_NEAR(f->h2d_gap_ms + f->idle_stream_overhead_ms, 0.008, 1e-12) << "trial " << trial;
   }
-  std::uniform_real_distribution<double> wide(-0.15, 0.15);
   int fitted = 0;
   for (int trial = 0; trial < 2000; ++trial) {
-    std::vector<InSituPoint> s;
-    for (int n : {1, 2, 4, 8, 16, 32, 64}) {
-      const double k = n;
-      const double model = 0.02 + 2.45 / k + 0.003 * (k - 1) + 1.3 * (k - 1) / k + 0.005 * (k - 1);
-      s.push_back({n, model * (1.0 + wide(rng))});
-    }
+    const std::vector<InSituPoint> s = around_c(0.15);
     InSituTerms slow = t;
     slow.h2d_gap_ms = 0.0133;
     absl::StatusOr<InSituFit> f = FitInSituWithIdle(slow, s, 0.008);
