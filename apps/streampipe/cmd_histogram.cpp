@@ -422,16 +422,14 @@ int RunHistogram(const std::vector<std::string>& args) {
       if (!size_error) input_bytes = bytes;
     }
   }
-  // A batch never holds more frames than the INPUT file could: a header of W46340 H46340 on a
-  // file of 100 bytes sized a batch of 64 frames of 2 GiB (exit 70 "cannot allocate", or the
-  // machine's memory, before session 49). At least one frame, so that the source itself says
-  // how the file ends (cleanly, or cut short in the frame it names).
+  // A batch never holds more frames than what is left of the INPUT file could: a header of
+  // W46340 H46340 on a file of 100 bytes sized a batch of 64 frames of 2 GiB (exit 70 "cannot
+  // allocate", or the machine's memory, before session 49). At least one frame, so that the
+  // source itself says how the file ends (cleanly, or cut short in the frame it names).
   const auto frames_per_batch = [&](const video::FrameFormat& f) -> std::int64_t {
-    if (!input_bytes) return batch_frames;
-    const std::uintmax_t in_file = *input_bytes / std::max<std::size_t>(1, f.stored_bytes());
-    return in_file >= static_cast<std::uintmax_t>(batch_frames)
-               ? batch_frames
-               : std::max<std::int64_t>(1, static_cast<std::int64_t>(in_file));
+    const std::optional<std::uint64_t> consumed = source->bytes_consumed();
+    if (!input_bytes || !consumed) return batch_frames;
+    return video::FramesLeftInFile(f, *input_bytes, *consumed, batch_frames);
   };
 
   // ---- the GPU ----
@@ -536,9 +534,12 @@ int RunHistogram(const std::vector<std::string>& args) {
         }
         hist.resize(static_cast<std::size_t>(frames));
       } catch (const std::bad_alloc&) {
+        // Lowering --batch-frames helps only where a batch holds more than one frame.
         failure = absl::ResourceExhaustedError(absl::StrCat(
             "cannot allocate ", frames, " x ", f.item_bytes(), " bytes for a batch of ",
-            frames, " frames of ", f.width, "x", f.height, "; lower --batch-frames"));
+            frames, frames == 1 ? " frame of " : " frames of ", f.width, "x", f.height,
+            frames == 1 ? ": the frame size the input gives is more than this machine can hold"
+                        : "; lower --batch-frames"));
         exit_code = kExitSoftware;
         break;
       }

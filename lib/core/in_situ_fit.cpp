@@ -224,10 +224,9 @@ absl::StatusOr<InSituFit> FitInSituWithIdle(InSituTerms terms, std::span<const I
     if (!fit.ok() || !(fit->h2d_gap_ms < gap)) break;
     gap = fit->h2d_gap_ms;
   }
-  // Where g still fell at the last pass, c0 follows it: the pair written adds up to the slope.
-  if (fit.ok() && fit->h2d_gap_ms < gap) {
-    fit->idle_stream_overhead_ms = std::max(0.0, held_sub_chunk_ms - fit->h2d_gap_ms);
-  }
+  // c0 follows the g returned, so that the pair written adds up to the slope: where g still
+  // fell at the last pass, the fit's c0 was the one before (the same otherwise).
+  if (fit.ok()) fit->idle_stream_overhead_ms = std::max(0.0, held_sub_chunk_ms - fit->h2d_gap_ms);
   return fit;
 }
 

@@ -370,13 +370,13 @@ absl::StatusOr<SweepPoint> ParseRow(const std::vector<absl::string_view>& fields
   const auto has = [&](std::string_view name) {
     return std::find(columns.begin(), columns.end(), name) != columns.end();
   };
-  if (has("halves_ratio")) read_double(&p.halves_ratio);
-  if (has("held_ms")) read_double(&p.held_ms);
+  if (has("halves_ratio")) read_size(&p.halves_ratio, true);
+  if (has("held_ms")) read_size(&p.held_ms, true);
   if (has("pred_calibrated_device")) read_double(&p.calibrated_device_ms);
   if (has("pred_current_device")) read_double(&p.current_device_ms);
   if (has("adaptive_runs")) read_int(&p.adaptive_runs);
   if (has("adaptive_deviation")) read_double(&p.adaptive_deviation);
-  if (has("kernel_half_ms")) read_double(&p.kernel_half_ms);
+  if (has("kernel_half_ms")) read_size(&p.kernel_half_ms, true);
   if (has("adaptive_batches")) read_int(&p.adaptive_batches);
   if (has("adaptive_calibrated")) read_int(&p.adaptive_calibrated);
   if (s.ok() && has("settings")) s = r.Settings(&p.settings);

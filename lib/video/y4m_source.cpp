@@ -237,6 +237,7 @@ class Y4mSource final : public FrameSource {
 
   const FrameFormat& format() const override { return format_; }
   std::int64_t frames_read() const override { return frames_read_; }
+  std::optional<std::uint64_t> bytes_consumed() const override { return reader_.offset(); }
 
   absl::StatusOr<ReadResult> Read(std::span<std::byte> dst, std::int64_t max_frames) override {
     if (!error_.ok()) return error_;

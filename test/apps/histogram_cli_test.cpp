@@ -211,15 +211,25 @@ TEST(HistogramCliTest, AHugeFrameIsAClearErrorNotAnAbort) {
   EXPECT_EQ(r.exit_code, 70) << r.err;
   EXPECT_NE(r.err.find("cannot allocate"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("lower --batch-frames"), std::string::npos) << r.err;
-  // A file holds at most its size in frames: one frame is sized here, not 64 (before session 49
-  // this was the 70 above), and the source names the frame the file cuts short. The one frame's
-  // 2 GiB are not zero-filled: the pages the 3 bytes do not reach are never touched.
+  // A batch holds at most the frames what is left of the file can: one frame is sized here,
+  // not 64 (before session 49 this was the 70 above), and the source names the frame the file
+  // cuts short (FramesLeftInFile; the CPU path's buffer is not zero-filled either).
   r = RunCommand("bash -c 'ulimit -v 8000000; " + kBin + " histogram --device=cpu --quiet " + in +
                  " --output=" + Tmp("huge.csv") + "'");
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_NE(r.err.find("frame 0 (at byte 33): truncated in the Y plane"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("found 3"), std::string::npos) << r.err;
+  // Where even that one frame cannot be allocated, lowering --batch-frames cannot help, and the
+  // message does not say it would.
+  r = RunCommand("bash -c 'ulimit -v 2000000; " + kBin + " histogram --device=cpu --quiet " + in +
+                 " --output=" + Tmp("huge.csv") + "'");
+  EXPECT_EQ(r.exit_code, 70) << r.err;
+  EXPECT_NE(r.err.find("cannot allocate 1 x 2147483648 bytes for a batch of 1 frame of "
+                       "65536x32768: the frame size the input gives is more than this machine "
+                       "can hold"),
+            std::string::npos)
+      << r.err;
 }
 
 // A directory as the input is not bad data (65) nor a usage error (64): it is no input (66),

@@ -211,8 +211,8 @@ TEST(SweepCsvTest, RoundTripIsExact) {
     p.adaptive_n = 2 * i;
     p.issue_ms = sized[(i + 8) % 8];
     p.issue = i % 2 ? "graph" : "streams";
-    p.halves_ratio = awkward[(i + 9) % 10];
-    p.held_ms = awkward[(i + 3) % 10];
+    p.halves_ratio = sized[(i + 9) % 8];
+    p.held_ms = sized[(i + 3) % 8];
     p.calibrated_device_ms = awkward[(i + 6) % 10];
     p.current_device_ms = awkward[(i + 2) % 10];
     p.adaptive_runs = i % 4;
@@ -568,6 +568,9 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {14 + kSweepModelCount + 1, "-4", "value '-4' is below 0"},
       {n - 13, "-1", "'chosen_adaptive': value '-1' is below 0"},
       {n - 12, "-2", "'issue_ms': value '-2' is not a finite number >= 0"},
+      {n - 10, "-1", "'halves_ratio': value '-1' is not a finite number >= 0"},
+      {n - 9, "inf", "'held_ms': value 'inf' is not a finite number >= 0"},
+      {n - 4, "-1", "'kernel_half_ms': value '-1' is not a finite number >= 0"},
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::vector<SweepPoint>> r =

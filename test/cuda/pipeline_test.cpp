@@ -783,7 +783,7 @@ TEST_F(PipelineTest, TheStartEventBoundsABatchAloneAndNeverItsPeriod) {
         worst_ms = std::max(worst_ms, before);
       }
       if (batch_early && end_before >= 0.0 && tl.start_ms > end_before + 1e-3) ++late_starts;
-      end_before = tl.end_ms;
+      end_before = std::max(end_before, tl.end_ms);  // the latest end before, as period_ms
     };
     for (int b = 0; b < kBatches + 2; ++b) {
       if (p->in_flight() == in_flight) {

@@ -40,6 +40,7 @@ TEST(RawSourceTest, Gray8AndRgb24FramesComeOutWhole) {
               << "frame " << i;
         }
         EXPECT_EQ((*src)->frames_read(), 6);
+        EXPECT_EQ((*src)->bytes_consumed(), 6 * frame);  // raw frames back to back
       }
     }
   }

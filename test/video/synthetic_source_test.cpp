@@ -39,6 +39,13 @@ Drained DrainSynthetic(const SyntheticOptions& o, std::int64_t batch) {
   return Drain(**src, batch);
 }
 
+// A generated source reads no stream: no byte count to size batches by.
+TEST(SyntheticSourceTest, ConsumesNoBytes) {
+  auto src = MakeSyntheticSource(SyntheticOptions{.width = 8, .height = 8, .frames = 2});
+  ASSERT_TRUE(src.ok()) << src.status();
+  EXPECT_FALSE((*src)->bytes_consumed().has_value());
+}
+
 TEST(SyntheticSourceTest, SameSeedSameFramesOtherSeedOtherFrames) {
   VIDEO_TEST_RNG(rng);
   for (SyntheticPattern p : {SyntheticPattern::kSection44, SyntheticPattern::kSceneCuts,

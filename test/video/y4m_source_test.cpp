@@ -163,6 +163,52 @@ TEST(Y4mSourceTest, InterlaceValuesAreAllAccepted) {
   }
 }
 
+// bytes_consumed counts the header, each FRAME line and frame, and a second segment's header:
+// what a caller subtracts from a file's size to know what is left (FramesLeftInFile).
+TEST(Y4mSourceTest, BytesConsumedCountsHeadersFrameLinesAndFrames) {
+  const std::string first = "YUV4MPEG2 W4 H2 Cmono\n";
+  const std::string second = "YUV4MPEG2 W8 H8 Cmono\n";
+  std::string data = first;
+  for (int i = 0; i < 3; ++i) data += "FRAME\n" + std::string(8, static_cast<char>(i));
+  data += second + "FRAME\nabc";  // the second segment's frame cut short
+  std::istringstream in(data);
+  auto src = MakeY4mSource(in);
+  ASSERT_TRUE(src.ok()) << src.status();
+  EXPECT_EQ((*src)->bytes_consumed(), first.size());
+  std::vector<std::byte> buf(8 * 64);
+  absl::StatusOr<ReadResult> r = (*src)->Read(buf, 2);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->frames, 2);
+  EXPECT_EQ((*src)->bytes_consumed(), first.size() + 2 * (6 + 8));
+  r = (*src)->Read(buf, 8);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->frames, 1);
+  ASSERT_TRUE(r->format_changed);
+  const std::uint64_t at_second = first.size() + 3 * (6 + 8) + second.size();
+  EXPECT_EQ((*src)->bytes_consumed(), at_second);
+  // What is left of the file (the FRAME line and 3 bytes) holds no 8x8 frame: one is sized, not
+  // the 64 asked for, and the source names the frame cut short.
+  const FrameFormat big = (*src)->format();
+  EXPECT_EQ(FramesLeftInFile(big, data.size(), *(*src)->bytes_consumed(), 64), 1);
+  r = (*src)->Read(buf, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
+}
+
+TEST(FramesLeftInFileTest, ClampsWhatIsLeftToOneThroughTheBatch) {
+  const FrameFormat f{4, 2, PixelFormat::kGray8};  // 8 bytes a frame
+  ASSERT_EQ(f.stored_bytes(), 8u);
+  EXPECT_EQ(FramesLeftInFile(f, 1000, 0, 64), 64);    // 125 fit: the batch's 64
+  EXPECT_EQ(FramesLeftInFile(f, 1000, 900, 64), 12);  // 100 bytes left: 12 frames
+  EXPECT_EQ(FramesLeftInFile(f, 1000, 996, 64), 1);   // under a frame: one, to read the end
+  EXPECT_EQ(FramesLeftInFile(f, 1000, 1000, 64), 1);
+  EXPECT_EQ(FramesLeftInFile(f, 10, 2000, 64), 1);    // consumed past the size (a growing file)
+  EXPECT_EQ(FramesLeftInFile(f, 1000, 0, 0), 1);
+  // A 2^31-pixel frame claimed by a 47-byte file: one frame, not 64.
+  const FrameFormat huge{65536, 32768, PixelFormat::kYuv420};
+  EXPECT_EQ(FramesLeftInFile(huge, 47, 34, 64), 1);
+}
+
 TEST(Y4mSourceTest, ZeroFramesEndsCleanly) {
   std::istringstream in("YUV4MPEG2 W4 H4 C420jpeg\n");
   auto src = MakeY4mSource(in);

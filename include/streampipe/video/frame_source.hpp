@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -69,7 +70,20 @@ class FrameSource {
 
   // Frames returned so far.
   virtual std::int64_t frames_read() const = 0;
+
+  // Bytes of the stream consumed so far (its headers, FRAME lines and frames; not what is
+  // buffered ahead), for a source that reads one; nullopt for a generated source. With a regular file's size it bounds
+  // the frames a caller needs room for (`streampipe histogram` sizes its batches so).
+  virtual std::optional<std::uint64_t> bytes_consumed() const { return std::nullopt; }
 };
+
+// The frames of format `f` that what is left of a regular file (`file_bytes` less the
+// `consumed` bytes, FrameSource::bytes_consumed) can hold, clamped to [1, max_frames] (max_frames
+// >= 1): at least one, so that the source itself says how the file ends (cleanly, or cut short
+// in the frame it names). A caller sizing its batches so never allocates for frames a short
+// file cannot hold, whatever its header claims.
+std::int64_t FramesLeftInFile(const FrameFormat& f, std::uint64_t file_bytes,
+                              std::uint64_t consumed, std::int64_t max_frames);
 
 // For implementations of Read: the InvalidArgument for a bad request (max_frames < 0, or dst
 // smaller than max_frames frames of item_bytes), naming `source`; OK otherwise.
