@@ -503,8 +503,9 @@ TEST(SweepCsvTest, AValueShownInAMessageIsEscapedAndCutShort) {
     r = ParseSweepCsv(SweepCsvHeader() + bad);
     ASSERT_FALSE(r.ok()) << column;
     // (The order is one of three names since session 49.)
-    EXPECT_THAT(Message(r.status()), HasSubstr(column == 5 ? "is not one of: depth-first"
-                                                           : "holds a byte that is not printable ASCII"));
+    EXPECT_THAT(Message(r.status()),
+                HasSubstr(column == 5 ? "is not one of: depth-first"
+                                      : "holds a byte that is not printable ASCII"));
     EXPECT_THAT(Message(r.status()), HasSubstr("\\x1b[2J"));
     EXPECT_EQ(Message(r.status()).find('\x1b'), std::string::npos) << Message(r.status());
   }

@@ -72,8 +72,9 @@ class FrameSource {
   virtual std::int64_t frames_read() const = 0;
 
   // Bytes of the stream consumed so far (its headers, FRAME lines and frames; not what is
-  // buffered ahead), for a source that reads one; nullopt for a generated source. With a regular file's size it bounds
-  // the frames a caller needs room for (`streampipe histogram` sizes its batches so).
+  // buffered ahead), for a source that reads one; nullopt for a generated source. With a
+  // regular file's size it bounds the frames a caller needs room for (FramesLeftInFile;
+  // `streampipe histogram` sizes its batches so).
   virtual std::optional<std::uint64_t> bytes_consumed() const { return std::nullopt; }
 };
 
