@@ -736,10 +736,11 @@ TEST_F(PipelineTest, TimelineHasEverySubChunkInOrder) {
 // A call-by-call batch's streams do not wait for its start event (only a held or graph batch
 // forks from the origin), and past 8 streams the streams share the device's 8 hardware queues
 // with the origin (CUDA_DEVICE_MAX_CONNECTIONS). Session 48's review suspected that a start
-// event queued behind other work is timed after its batch's first ops. Run 273 (H200) showed
-// it: with 2 batches in flight, breadth-first at n = 64, 8 of 3840 spans started up to 38 us
-// before their batch's start event (so that batch's elapsed_ms came out short). What holds,
-// and is checked here:
+// event queued behind other work is timed after its batch's first ops. Runs 273 and 277 (H200)
+// showed it: with 2 batches in flight, breadth-first, spans started up to 0.34 ms before their
+// batch's start event (so that batch's elapsed_ms came out short), in 18 of 180 runs of this
+// test's breadth-first cases; with CUDA_DEVICE_MAX_CONNECTIONS=32, in none. What holds, and is
+// checked here (run 277: 60 repeats, the second check exercised 19 times):
 //  - one batch at a time (max_in_flight 1), nothing is queued before the start event: it
 //    precedes every op of its batch;
 //  - with batches in flight together, a start event is held back only behind the batches
