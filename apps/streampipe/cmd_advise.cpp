@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli.hpp"
@@ -93,8 +94,11 @@ absl::StatusOr<DeviceTraits> TraitsFromFlags(const FlagSet& fs, const AdviseFlag
   if (fs.WasSet("cc")) {
     int major = 0, minor = 0;
     char dot = 0;
-    if (std::sscanf(f.cc.c_str(), "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
-        major < 1 || major > 20 || minor < 0 || minor > 9) {
+    int used = -1;  // the whole value, nothing after it (9.0x and " 9. 0" passed before 49)
+    if (std::sscanf(f.cc.c_str(), "%d%c%d%n", &major, &dot, &minor, &used) != 3 || dot != '.' ||
+        used != static_cast<int>(f.cc.size()) || !absl::ascii_isdigit(f.cc.front()) ||
+        f.cc.find(' ') != std::string::npos || major < 1 || major > 20 || minor < 0 ||
+        minor > 9) {
       return absl::InvalidArgumentError(
           absl::StrCat("--cc=", f.cc, ": expected a compute capability like 9.0"));
     }
@@ -188,6 +192,12 @@ int RunAdvise(const std::vector<std::string>& args) {
   }
   if (f.divisors_only && f.items <= 0) {
     return Fail(kCommand, kExitUsage, "--divisors-only needs --items > 0 (the n dividing it)");
+  }
+  // An unset variable in `--profile=$P` gave the H100 anchors' advice as if no profile were
+  // named (before session 49).
+  if (fs.WasSet("profile") && f.profile.empty()) {
+    return Fail(kCommand, kExitUsage,
+                "--profile is empty; name a device profile (streampipe calibrate --output=...)");
   }
   DeviceTraits base = DeviceTraits::H100Anchors();
   if (!f.profile.empty()) {

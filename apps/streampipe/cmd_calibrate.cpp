@@ -36,7 +36,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   bool inline_copies = true;
   FlagSet fs(kCommand, "[flags]");
   fs.Add("device", &device, "CUDA device index");
-  fs.Add("output", &output, "write the profile (TOML) here; default: print it");
+  fs.Add("output", &output, "write the profile (TOML) here; - or unset: print it");
   fs.Add("quick", &quick, "fewer sizes and repetitions (about 0.3 s)");
   fs.Add("repetitions", &repetitions, "repetitions per measurement (medians)");
   fs.Add("max-mib", &max_mib, "largest copy in MiB");
@@ -55,8 +55,15 @@ int RunCalibrate(const std::vector<std::string>& args) {
   if (max_mib < 4 || max_mib > 4096) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--max-mib=", max_mib, ": must be in [4, 4096]"));
   }
+  // An unset variable in `--output=$P` printed the profile instead (before session 49); `-` is
+  // stdout, as for the other commands' outputs.
+  if (fs.WasSet("output") && output.empty()) {
+    return Fail(kCommand, kExitUsage, "--output is empty; name a file, or - for stdout");
+  }
+  if (output == "-") output.clear();
   // Opened before calibrating: a path that cannot be written fails now, not after the
-  // measurements; an earlier profile of that name is replaced only by a whole new one.
+  // measurements; an earlier profile of that name is replaced only by a whole new one (a FIFO
+  // no reader has opened yet is opened when the profile is written: StagedFile).
   std::optional<StagedFile> out_file;
   if (!output.empty()) {
     absl::StatusOr<StagedFile> f = StagedFile::Open(output);

@@ -74,10 +74,24 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
     f.path_ = std::move(path);
     f.target_ = f.path_;
     f.partial_ = f.path_;
-    f.fd_ = ::open(f.path_.c_str(), O_WRONLY | O_CLOEXEC);
+    // Not blocking: a FIFO no reader has opened yet is opened when the first byte goes to it
+    // (a reader is waited for then, as `echo > fifo` waits). Before session 49 Open waited
+    // here, before the command's own checks: `calibrate` and `sweep` on a machine without a GPU
+    // hung instead of saying so.
+    f.fd_ = ::open(f.path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (f.fd_ < 0 && errno == ENXIO && ::access(f.path_.c_str(), W_OK) == 0) {
+      f.deferred_ = true;
+      f.pending_ = std::string(header);
+      return f;
+    }
     if (f.fd_ < 0) {
       return absl::PermissionDeniedError(
           absl::StrCat("cannot open '", f.path_, "': ", ErrnoText(errno)));
+    }
+    const int flags = ::fcntl(f.fd_, F_GETFL);
+    if (flags < 0 || ::fcntl(f.fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot set '", f.path_, "' blocking: ", ErrnoText(errno)));
     }
   } else {
     if (absl::Status n = f.Name(std::move(path)); !n.ok()) return n;
@@ -185,7 +199,9 @@ StagedFile::StagedFile(StagedFile&& other) noexcept
       resumed_(std::move(other.resumed_)),
       fd_(std::exchange(other.fd_, -1)),
       staged_(other.staged_),
-      has_data_(other.has_data_) {}
+      has_data_(other.has_data_),
+      deferred_(std::exchange(other.deferred_, false)),
+      pending_(std::move(other.pending_)) {}
 
 StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
   if (this != &other) {
@@ -197,13 +213,28 @@ StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
     staged_ = other.staged_;
     has_data_ = other.has_data_;
+    deferred_ = std::exchange(other.deferred_, false);
+    pending_ = std::move(other.pending_);
   }
   return *this;
 }
 
 StagedFile::~StagedFile() { Release(); }
 
+absl::Status StagedFile::OpenDeferred() {
+  if (!deferred_) return absl::OkStatus();
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);  // waits for a reader
+  if (fd_ < 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot open '", path_, "': ", ErrnoText(errno)));
+  }
+  deferred_ = false;
+  const std::string header = std::exchange(pending_, std::string());
+  return WriteAll(header);
+}
+
 void StagedFile::Release() {
+  deferred_ = false;  // never opened: nothing was written to it
   if (fd_ < 0) return;
   ::close(fd_);
   fd_ = -1;
@@ -224,7 +255,10 @@ absl::Status StagedFile::WriteAll(std::string_view data) {
 }
 
 absl::Status StagedFile::Append(std::string_view data) {
-  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
+  if (fd_ < 0 && !deferred_) {
+    return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
+  }
+  if (absl::Status o = OpenDeferred(); !o.ok()) return o;
   if (data.empty()) return absl::OkStatus();
   has_data_ = true;  // even a failed write may have left part of it: keep the file
   return WriteAll(data);
@@ -236,7 +270,11 @@ absl::Status StagedFile::Finish(std::string_view data) {
 }
 
 absl::Status StagedFile::Commit() {
-  if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
+  if (fd_ < 0 && !deferred_) {
+    return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
+  }
+  // A FIFO nothing was written to yet still gets its header (a reader waits for it).
+  if (absl::Status o = OpenDeferred(); !o.ok()) return o;
   const int closed = ::close(fd_);
   const int err = errno;
   fd_ = -1;

@@ -9,8 +9,10 @@
 // earlier run left with data is never overwritten (Open refuses it, naming it).
 //
 // A path that is a symbolic link stages beside the file it names, and replaces that file (the
-// link stays; a dangling link's file is created, a loop of links is refused). A path that exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is
-// written directly: no .partial file, no rename.
+// link stays; a dangling link's file is created, a loop of links is refused). A path that
+// exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is written directly: no
+// .partial file, no rename; a FIFO no reader has opened yet is opened at the first write (or
+// Commit), which waits for one, so that Open never waits.
 #ifndef STREAMPIPE_APPS_STAGED_FILE_HPP_
 #define STREAMPIPE_APPS_STAGED_FILE_HPP_
 
@@ -84,6 +86,8 @@ class StagedFile {
   // (and left where it is).
   absl::Status Lock();
   absl::Status WriteAll(std::string_view data);
+  // A FIFO Open found no reader of: opened now (waiting for one), and given the header.
+  absl::Status OpenDeferred();
 
   std::string path_;     // as given
   std::string target_;   // the file Commit replaces: path_, or the file a link names
@@ -92,6 +96,8 @@ class StagedFile {
   int fd_ = -1;          // open while uncommitted; -1 once committed, released or moved from
   bool staged_ = true;
   bool has_data_ = false;
+  bool deferred_ = false;  // a FIFO not opened yet: opened at the first Append or the Commit
+  std::string pending_;    // its header, written once it is open
 };
 
 }  // namespace streampipe::cli

@@ -1,5 +1,6 @@
 // End-to-end tests of `streampipe advise`: output, JSON, and exit codes for bad arguments.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -135,6 +136,12 @@ TEST(AdviseCliTest, BadArgumentsExitWithUsageAndNameTheProblem) {
       {"", "give the component times"},
       {"--h2d-ms=1 --min-streams=0", "--min-streams=0 and --max-streams=32: must satisfy"},
       {"--h2d-ms=1 --cc=nine", "--cc=nine"},
+      // Trailing or inner garbage in --cc, and an empty --profile (an unset variable), passed
+      // before session 49 (the last as the built-in H100 anchors).
+      {"--h2d-ms=1 --cc=9.0x", "--cc=9.0x: expected a compute capability like 9.0"},
+      {"--h2d-ms=1 --cc='9. 0'", "expected a compute capability like 9.0"},
+      {"--h2d-ms=1 --cc=+9.0", "--cc=+9.0: expected"},
+      {"--h2d-ms=1 --profile=", "--profile is empty; name a device profile"},
       {"--h2d-ms=1 extra", "unexpected argument 'extra'"},
   };
   for (const Case& c : cases) {
@@ -182,6 +189,17 @@ TEST(AdviseCliTest, CalibrateWithoutAGpuIsUnavailable) {
   // The profile's file, opened before the device is looked for, is not left behind.
   EXPECT_FALSE(std::filesystem::exists("/tmp/streampipe_no.toml.partial"));
   EXPECT_FALSE(std::filesystem::exists("/tmp/streampipe_no.toml"));
+  // An output that is a FIFO no reader has opened: 69 too (before session 49 the open waited
+  // for a reader, and the command hung; `timeout` makes a hang 124).
+  const std::string fifo = ::testing::TempDir() + "/streampipe_no_gpu.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& cmd : {" calibrate --quick --output=" + fifo, " sweep --output=" + fifo,
+                                 " sweep --output=/dev/null --summary=" + fifo}) {
+    r = RunCommand("timeout 20 " + kBin + cmd);
+    EXPECT_EQ(r.exit_code, 69) << cmd << ": " << r.err;
+  }
+  std::filesystem::remove(fifo);
   // Nor is a sweep's, and an earlier CSV of that name stays as it was.
   const std::string csv = ::testing::TempDir() + "/streampipe_no_gpu_sweep.csv";
   std::ofstream(csv) << "an earlier sweep\n";
@@ -237,6 +255,11 @@ TEST(AdviseCliTest, CalibrateChecksItsOutputBeforeItMeasures) {
   EXPECT_EQ(r.exit_code, 74) << r.err;
   EXPECT_NE(r.err.find("--output: cannot create '/nonexistent-dir/gpu.toml.partial'"),
             std::string::npos)
+      << r.err;
+  // An empty --output (an unset variable) printed the profile instead, before session 49.
+  r = RunCommand(kBin + " calibrate --quick --output=");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output is empty; name a file, or - for stdout"), std::string::npos)
       << r.err;
 }
 

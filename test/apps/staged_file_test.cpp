@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "run_command.hpp"
@@ -238,6 +242,51 @@ TEST_F(StagedFileTest, ADeviceIsWrittenAsItIs) {
   ASSERT_TRUE(f->Commit().ok());
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
   EXPECT_FALSE(std::filesystem::exists("/dev/null.partial"));
+}
+
+// A FIFO no reader has opened yet: Open returns at once (before session 49 it waited for a
+// reader, before the command's own checks: `calibrate` without a GPU hung instead of exiting
+// 69), and the first write waits for the reader, who gets the header and the data whole. A
+// reader that opens only after Open has returned shows it: on the old code Open returned only
+// once the reader had opened.
+TEST_F(StagedFileTest, AFifoWithoutAReaderIsOpenedAtItsFirstWrite) {
+  const std::string fifo = dir_ + "/out.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::atomic<bool> open_returned{false};
+  std::atomic<bool> reader_opened_first{false};
+  std::string got;
+  std::thread reader([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    reader_opened_first = !open_returned.load();
+    std::ifstream in(fifo, std::ios::binary);
+    got.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  absl::StatusOr<StagedFile> f = StagedFile::Open(fifo, "h\n");
+  open_returned = true;
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_FALSE(f->staged());
+  ASSERT_TRUE(f->Append("x\n").ok());
+  ASSERT_TRUE(f->Commit().ok());
+  reader.join();
+  EXPECT_FALSE(reader_opened_first) << "Open waited for the reader";
+  EXPECT_EQ(got, "h\nx\n");
+  EXPECT_FALSE(Exists("out.fifo.partial"));
+  // Committed with nothing appended, the reader still gets the header; released uncommitted
+  // (a command that failed its checks), the FIFO is never opened, and Open returned at once.
+  std::thread header_reader([&] {
+    std::ifstream in(fifo, std::ios::binary);
+    got.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  f = StagedFile::Open(fifo, "h2\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Commit().ok());
+  header_reader.join();
+  EXPECT_EQ(got, "h2\n");
+  {
+    absl::StatusOr<StagedFile> unused = StagedFile::Open(fifo, "h3\n");
+    ASSERT_TRUE(unused.ok()) << unused.status();
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 TEST_F(StagedFileTest, ResumeAppendsToWhatAnEarlierRunLeft) {
