@@ -8,6 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "streampipe/core/toml_schema.hpp"
 
 namespace streampipe::cli {
 
@@ -195,7 +196,11 @@ std::optional<int> FlagSet::ParseCommandLine(const std::vector<std::string>& arg
 }
 
 int Fail(std::string_view command, int code, std::string_view message) {
-  std::cerr << "streampipe " << command << ": " << message << "\n";
+  // One line, and nothing that acts on the terminal: a file name a message quotes may hold a
+  // line break or an escape sequence (before session 49 `--config="$(printf 'x\n\033[31m')"`
+  // printed two lines, the second red). Control characters, C1 included, are written \xNN.
+  const std::string shown = detail::EscapedControls(message);
+  std::cerr << "streampipe " << command << ": " << shown << "\n";
   return code;
 }
 

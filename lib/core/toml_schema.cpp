@@ -530,10 +530,18 @@ std::string ShownInMessage(std::string_view text, Utf8 utf8) {
   while (end < text.size() && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
     --end;  // not inside a character
   }
+  std::string out = EscapedControls(text.substr(0, end));
+  if (end < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
+  return out;
+}
+
+std::string EscapedControls(std::string_view text) {
   std::string out;
-  for (std::size_t i = 0; i < end; ++i) {
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
     const auto u = static_cast<unsigned char>(text[i]);
-    const bool c1 = u == 0xC2 && i + 1 < end && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+    const bool c1 = u == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
                     static_cast<unsigned char>(text[i + 1]) <= 0x9F;
     if (u < 0x20 || u == 0x7F) {
       absl::StrAppend(&out, absl::StrFormat("\\x%02x", u));
@@ -545,7 +553,6 @@ std::string ShownInMessage(std::string_view text, Utf8 utf8) {
       out += text[i];
     }
   }
-  if (end < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
   return out;
 }
 

@@ -738,6 +738,20 @@ TEST(AdviseCliTest, AKeyOfEndlessPartsAndAnEndlessFileAreClearErrors) {
   std::filesystem::remove(f);
 }
 
+// A message that quotes a file name is one line with no byte that acts on the terminal: a name
+// holding a line break and an escape sequence printed two lines, the second red (before
+// session 49).
+TEST(AdviseCliTest, AMessageIsOneLineWithoutTerminalControls) {
+  // (printf in /bin/sh: \n a line break, \033 ESC, \302\233 the C1 control CSI.)
+  CommandResult r = RunCommand(kBin + " config --config=\"$(printf '/nonexistent/x\\n" +
+                               "\\033[31mred\\302\\233')\"");
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/x\\x0a\\x1b[31mred\\xc2\\x9b"), std::string::npos)
+      << r.err;
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

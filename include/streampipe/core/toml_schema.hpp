@@ -80,6 +80,9 @@ absl::Status CheckValue(const TomlKey& key, const TomlValue& value);
 // whole, maybe binary) escapes every byte that is not printable ASCII, as absl::CHexEscape does.
 enum class Utf8 { kKeep, kEscape };
 std::string ShownInMessage(std::string_view text, Utf8 utf8);
+// `text` whole with its control characters, C1 included, written \xNN (ShownInMessage's
+// kKeep, uncut): a message of one line that does not act on the terminal.
+std::string EscapedControls(std::string_view text);
 // Reads a whole file: NotFound if missing, PermissionDenied if unreadable, OutOfRange past
 // `max_bytes` (read in pieces up to it: a path such as /dev/zero is not read until memory runs
 // out; a configuration or profile is a few KiB).
