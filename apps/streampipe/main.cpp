@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "streampipe/core/toml_schema.hpp"
 
 namespace {
 
@@ -85,12 +87,22 @@ int main(int argc, char** argv) {
     PrintHelp(std::cerr);
     return streampipe::cli::kExitUsage;
   }
-  const std::string name = argv[1];
-  if (name == "help" || name == "--help" || name == "-h") {
+  std::string name = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (name == "help" && !args.empty()) {
+    // `help CMD` is `CMD --help`; `help bogus` printed the general help, exit 0 (before
+    // session 49), and is now the unknown command it names.
+    if (args.size() > 1) {
+      return streampipe::cli::Fail("help", streampipe::cli::kExitUsage,
+                                   absl::StrCat("unexpected argument '", args[1],
+                                                "'; give one command"));
+    }
+    name = args[0];
+    args = {"--help"};
+  } else if (name == "help" || name == "--help" || name == "-h") {
     PrintHelp(std::cout);
     return CheckStdout("help", streampipe::cli::kExitOk);
   }
-  std::vector<std::string> args(argv + 2, argv + argc);
   for (const Command& c : kCommands) {
     if (name != c.name) continue;
     int code = 0;
@@ -104,7 +116,8 @@ int main(int argc, char** argv) {
     }
     return CheckStdout(name, code);
   }
-  std::cerr << "streampipe: unknown command '" << name << "'\n";
+  std::cerr << "streampipe: unknown command '" << streampipe::detail::EscapedControls(name)
+            << "'\n";
   PrintHelp(std::cerr);
   return streampipe::cli::kExitUsage;
 }

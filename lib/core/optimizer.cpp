@@ -33,6 +33,13 @@ absl::StatusOr<std::vector<int>> CandidateStreams(const CandidateOptions& o) {
     out.push_back(n);
   }
   if (out.empty()) {
+    // With no item count (0: no cap) only the powers of two can leave the bounds empty; before
+    // session 49 the message blamed "0 items".
+    if (o.num_items == 0) {
+      return absl::FailedPreconditionError(absl::StrCat("no stream count in [", o.min_streams,
+                                                        ", ", o.max_streams,
+                                                        "] is a power of two"));
+    }
     return absl::FailedPreconditionError(absl::StrCat(
         "no stream count in [", o.min_streams, ", ", o.max_streams, "] fits ", o.num_items,
         " items with at least ", o.min_items_per_stream, " items per sub-chunk",

@@ -757,6 +757,14 @@ TEST(AdviseCliTest, UnknownCommandIsUsage) {
   EXPECT_EQ(r.exit_code, 64);
   EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos);
   EXPECT_EQ(RunCommand(kBin + " help").exit_code, 0);
+  // `help CMD` is `CMD --help`; `help bogus` printed the general help, exit 0, before 49.
+  r = RunCommand(kBin + " help bogus");
+  EXPECT_EQ(r.exit_code, 64);
+  EXPECT_NE(r.err.find("unknown command 'bogus'"), std::string::npos) << r.err;
+  r = RunCommand(kBin + " help advise");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("usage: streampipe advise"), std::string::npos) << r.out;
+  EXPECT_EQ(RunCommand(kBin + " help advise sweep").exit_code, 64);
 }
 
 // Plans and files the commands would refuse were printed (exit 0) before session 47:

@@ -38,6 +38,12 @@ TEST(CandidatesTest, Errors) {
   absl::StatusOr<std::vector<int>> none =
       CandidateStreams({.min_streams = 4, .max_streams = 8, .num_items = 3});
   EXPECT_EQ(none.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(none.status().message().find("fits 3 items"), std::string::npos) << none.status();
+  // No item count (no cap): only the powers of two can leave nothing, and the message says so
+  // (before session 49: "fits 0 items").
+  none = CandidateStreams({.min_streams = 3, .max_streams = 3, .powers_of_two = true});
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(none.status().message(), "no stream count in [3, 3] is a power of two");
 }
 
 TEST(ChooseTest, PicksTheLowestPredictionAndReportsEveryCandidate) {
