@@ -1,11 +1,14 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/toml_schema.hpp"
@@ -53,6 +56,16 @@ std::vector<std::string> FlagSet::SetFlags() const {
   return names;
 }
 
+namespace {
+// Why an integer flag's value did not parse: digits too many for its type, or no integer.
+const char* IntegerProblem(const std::string& v) {
+  const std::size_t first = !v.empty() && (v[0] == '+' || v[0] == '-') ? 1 : 0;
+  const bool all_digits =
+      first < v.size() && v.find_first_not_of("0123456789", first) == std::string::npos;
+  return all_digits ? "out of the range of an integer flag" : "not an integer";
+}
+}  // namespace
+
 absl::Status FlagSet::Assign(Flag& flag, std::string_view value) {
   const std::string v(value);
   auto bad = [&](const char* what) {
@@ -61,11 +74,18 @@ absl::Status FlagSet::Assign(Flag& flag, std::string_view value) {
   if (auto** s = std::get_if<std::string*>(&flag.target)) {
     **s = v;
   } else if (auto** d = std::get_if<double*>(&flag.target)) {
-    if (!absl::SimpleAtod(v, *d)) return bad("not a number");
+    // Decimal only (SimpleAtod took 0x10 as 16), and a value too large for a double is said to
+    // be (1e309 was read as inf, and then named "--kernel-ms=inf"); before session 49.
+    if (v.find_first_of("xX") != std::string::npos || !absl::SimpleAtod(v, *d)) {
+      return bad("not a number");
+    }
+    const std::string lower = absl::AsciiStrToLower(v);
+    const bool spelled = absl::StrContains(lower, "inf") || absl::StrContains(lower, "nan");
+    if (!std::isfinite(**d) && !spelled) return bad("out of the range of a double");
   } else if (auto** i = std::get_if<std::int64_t*>(&flag.target)) {
-    if (!absl::SimpleAtoi(v, *i)) return bad("not an integer");
+    if (!absl::SimpleAtoi(v, *i)) return bad(IntegerProblem(v));
   } else if (auto** n = std::get_if<int*>(&flag.target)) {
-    if (!absl::SimpleAtoi(v, *n)) return bad("not an integer");
+    if (!absl::SimpleAtoi(v, *n)) return bad(IntegerProblem(v));
   } else if (auto** b = std::get_if<bool*>(&flag.target)) {
     if (v == "true" || v == "1" || v == "yes") {
       **b = true;
