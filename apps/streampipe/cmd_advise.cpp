@@ -214,6 +214,15 @@ int RunAdvise(const std::vector<std::string>& args) {
   absl::StatusOr<DeviceTraits> traits = TraitsFromFlags(fs, f, std::move(base));
   if (!traits.ok()) return Fail(kCommand, kExitUsage, traits.status());
 
+  // Half the items taking longer than all of them is no kernel's time (noise in a measured
+  // pair of a kernel that is all fixed cost, or a typo): the model clamps it, and says so here
+  // (before session 49, silently).
+  if (f.kernel_half_ms > f.kernel_ms && f.kernel_ms > 0.0) {
+    std::cerr << "streampipe " << kCommand << ": note: "
+              << absl::StrCat("--kernel-half-ms=", f.kernel_half_ms, " is more than --kernel-ms=",
+                              f.kernel_ms)
+              << ": taken as a kernel whose whole time is fixed, paid by every sub-chunk\n";
+  }
   Workload w;
   w.times = {f.h2d_ms, f.kernel_ms, f.d2h_ms, f.kernel_half_ms};
   w.bytes = {f.h2d_bytes, f.d2h_bytes};

@@ -99,6 +99,23 @@ TEST(AdviseCliTest, APredictionOfZeroOrLessIsNoted) {
   EXPECT_EQ(current.err, "");
 }
 
+// A kernel half over the whole kernel is clamped by the model (all of it fixed), and said
+// (before session 49, silently); a half within the kernel says nothing.
+TEST(AdviseCliTest, AKernelHalfOverTheKernelIsNoted) {
+  const std::string base = kBin + " advise --h2d-ms=1 --kernel-ms=1 --d2h-ms=1";
+  CommandResult r = RunCommand(base + " --kernel-half-ms=5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --kernel-half-ms=5 is more than --kernel-ms=1: taken as a kernel "
+                       "whose whole time is fixed"),
+            std::string::npos)
+      << r.err;
+  // The same choice as a half equal to the kernel (all fixed), which the note says it is.
+  CommandResult equal = RunCommand(base + " --kernel-half-ms=1");
+  ASSERT_EQ(equal.exit_code, 0) << equal.err;
+  EXPECT_EQ(equal.err, "");
+  EXPECT_EQ(r.out, equal.out);
+}
+
 TEST(AdviseCliTest, JsonHasTheDocumentedKeys) {
   CommandResult r = RunCommand(kBin +
                                " advise --json --model=gomez-luna-cc2 --h2d-ms=6 --kernel-ms=3 "
