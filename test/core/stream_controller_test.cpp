@@ -1719,23 +1719,24 @@ TEST(StreamControllerTest, AShortFirstMeasurementIsMeasuredAgainOnTheBatchesThat
   }
 }
 
+// `count` transfer-bound batches of `items`, each planned and observed (asserted OK).
+void Feed(StreamController& c, SimulatedCard& card, std::int64_t items, int count) {
+  for (int i = 0; i < count; ++i) {
+    const BatchPlan p = c.Plan(items);
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, items)).ok()) << "batch " << i;
+  }
+}
+
 // Batches within a factor 2 of the measurement's items are scaled per item and sampled, as
 // before session 48: the controller goes on adapting to them (a workload that turns 3x slower
 // at 1.5x the items is re-measured).
 TEST(StreamControllerTest, BatchesNearTheMeasurementsSizeAreStillSamples) {
   StreamController c = Make();
   SimulatedCard card(47, 0.01);
-  for (int i = 0; i < 200; ++i) {
-    const BatchPlan p = c.Plan(kItems);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(Feed(c, card, kItems, 200));
   const std::size_t events = c.events().size();
-  const std::int64_t items = kItems * 3 / 2;
   card.ScaleDevice(3.0);
-  for (int i = 0; i < 300; ++i) {
-    const BatchPlan p = c.Plan(items);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, items)).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(Feed(c, card, kItems * 3 / 2, 300));
   ASSERT_GT(c.events().size(), events);
   EXPECT_EQ(c.events()[events].kind, EventKind::kDrift) << c.events()[events].reason;
 }
@@ -1746,10 +1747,7 @@ TEST(StreamControllerTest, BatchesNearTheMeasurementsSizeAreStillSamples) {
 TEST(StreamControllerTest, AShortBatchGivesNoSample) {
   StreamController c = Make();
   SimulatedCard card(43, 0.01);
-  for (int i = 0; i < 300; ++i) {
-    const BatchPlan p = c.Plan(kItems);
-    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(Feed(c, card, kItems, 300));
   std::vector<double> before;
   for (int n = 1; n <= 128; n *= 2) before.push_back(c.PredictMs(n, kItems));
   const std::size_t events = c.events().size();
