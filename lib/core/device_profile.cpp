@@ -31,11 +31,13 @@ const TomlSchema<DeviceProfile>& DeviceProfileSchema() {
            "cudaDriverGetVersion at calibration; the profile applies to this driver only");
     s->Int("device.runtime_version", [](P& p) -> int& { return p.runtime_version; }, 0, 1e9,
            "cudaRuntimeGetVersion at calibration");
-    s->Int("device.cc_major", [](P& p) -> int& { return p.traits.cc_major; }, 0, 100,
+    // No device has compute capability 0.x or no multiprocessor: a profile saying so was edited,
+    // and would choose another model (ModelFor) without a word.
+    s->Int("device.cc_major", [](P& p) -> int& { return p.traits.cc_major; }, 1, 100,
            "compute capability, major");
     s->Int("device.cc_minor", [](P& p) -> int& { return p.traits.cc_minor; }, 0, 9,
            "compute capability, minor");
-    s->Int("device.sm_count", [](P& p) -> int& { return p.traits.sm_count; }, 0, 100000,
+    s->Int("device.sm_count", [](P& p) -> int& { return p.traits.sm_count; }, 1, 100000,
            "multiprocessors");
     s->Int("device.copy_engines", [](P& p) -> int& { return p.traits.copy_engines; }, 0, 64,
            "asyncEngineCount");

@@ -479,6 +479,28 @@ TEST(DeviceProfileTest, C0RoundTripsAndOlderProfilesLeaveItUnmeasured) {
       << back.status();
 }
 
+// No device has compute capability 0.x or no multiprocessor, and cc_major chooses the model
+// where pipeline.model is auto (ModelFor): such a profile loaded before session 50 and chose
+// the 2-engine model for a card of compute capability 9.
+TEST(DeviceProfileTest, AComputeCapabilityOrSmCountOfZeroIsRefusedNamingItsLine) {
+  const std::string whole = DeviceProfileToml(AnchorProfile());
+  ASSERT_TRUE(ParseDeviceProfile(whole, "p.toml").ok());
+  for (const auto& [key, line] : {std::pair{"device.cc_major", std::string("cc_major = 9")},
+                                  {"device.sm_count", std::string("sm_count = 132")}}) {
+    const std::size_t at = whole.find("\n" + line + "\n");
+    ASSERT_NE(at, std::string::npos) << line;
+    std::string edited = whole;
+    edited.replace(at + 1, line.size(), line.substr(0, line.find('=') + 2) + "0");
+    const int line_no = static_cast<int>(std::count(whole.begin(), whole.begin() + at + 1, '\n')) + 1;
+    absl::StatusOr<DeviceProfile> p = ParseDeviceProfile(edited, "p.toml");
+    ASSERT_FALSE(p.ok()) << key << " = 0 was accepted";
+    EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+    EXPECT_THAT(std::string(p.status().message()),
+                ::testing::HasSubstr(absl::StrCat("p.toml:", line_no, ": key '", key, "'")))
+        << p.status();
+  }
+}
+
 TEST(DeviceProfileTest, TheInlinePathRoundTripsAndOlderProfilesHaveNone) {
   DeviceProfile p;
   p.traits = DeviceTraits::H100Anchors();
