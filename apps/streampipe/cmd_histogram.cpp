@@ -48,20 +48,20 @@ constexpr std::size_t kMaxTraceBatches = 256;
 using video::FrameFormat;
 using video::Histogram;
 
-// Exit code for a failure of reading the input.
+// Exit code for a failure of reading the input: bad data 65, a batch that cannot be held 70,
+// and any other failure the input's, 66 (missing, a directory, not readable, a read that failed:
+// EIO, or before session 50 a non-blocking stdin, were 74, which says the output failed).
 int InputExit(const absl::Status& s) {
   switch (s.code()) {
-    case absl::StatusCode::kNotFound:
-    case absl::StatusCode::kPermissionDenied:
-    case absl::StatusCode::kFailedPrecondition:  // a directory
-      return kExitNoInput;
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kDataLoss:
     case absl::StatusCode::kUnimplemented:
     case absl::StatusCode::kOutOfRange:
       return kExitDataErr;
+    case absl::StatusCode::kResourceExhausted:
+      return kExitSoftware;
     default:
-      return kExitIoErr;
+      return kExitNoInput;
   }
 }
 
@@ -314,17 +314,34 @@ int RunHistogram(const std::vector<std::string>& args) {
   // the input left empty), the configuration file replaced by histograms (before session 48:
   // exit 0), or one output written over the other. The profile counts as an output: it is
   // written where the run calibrates.
+  // The files the outputs are written in before they are whole count too: `<output>.partial`
+  // and `<trace>.partial` (StagedFile) and `<profile>.tmp` (WriteDeviceProfile). Before session
+  // 50 `--output=v v.partial` emptied the input, then renamed it onto v: exit 0, "0 frames".
   {
-    const std::string names[] = {"INPUT",    "--config",           "--output",
-                                 "--trace",  "pipeline.event_log", "pipeline.profile"};
-    const std::vector<std::string> paths = {have_input ? fs.positional()[0] : "", config_path,
-                                            output, trace_path, cfg.config.event_log,
-                                            cfg.config.profile};
+    const std::string names[] = {"INPUT",
+                                 "--config",
+                                 "--output",
+                                 "--trace",
+                                 "pipeline.event_log",
+                                 "pipeline.profile",
+                                 "--output's staging file",
+                                 "--trace's staging file",
+                                 "pipeline.profile's staging file"};
+    const std::vector<std::string> paths = {
+        have_input ? fs.positional()[0] : "",
+        config_path,
+        output,
+        trace_path,
+        cfg.config.event_log,
+        cfg.config.profile,
+        StagedFile::PartialPathFor(output),
+        StagedFile::PartialPathFor(trace_path),
+        cfg.config.profile.empty() ? "" : cfg.config.profile + ".tmp"};
     if (const auto same = FirstSameFile(paths, /*first_output=*/2)) {
       const auto [i, j] = *same;
       return Fail(kCommand, kExitUsage,
-                  absl::StrCat(names[j], "=", paths[j], " and ", names[i], " '", paths[i],
-                               "' name one file; ",
+                  absl::StrCat(names[j], j >= 6 ? " '" : "=", paths[j], j >= 6 ? "'" : "",
+                               " and ", names[i], " '", paths[i], "' name one file; ",
                                // (The event log is appended to, not emptied.)
                                i == 0   ? (j == 4 ? "appending to it would change the input"
                                                   : "writing it would empty the input before it "
@@ -412,6 +429,14 @@ int RunHistogram(const std::vector<std::string>& args) {
         return Fail(kCommand, kExitUsage, src.status());
       }
     } else {
+      // Read as Y4M, whose header gives the format: a --pixel-format (even one that is no
+      // format) did nothing and was not said, before session 50.
+      if (fs.WasSet("pixel-format")) {
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat("--pixel-format=", pixel_format, ": is for raw input (with "
+                                 "--width and --height); INPUT '", input,
+                                 "' is read as Y4M, whose header gives the format"));
+      }
       src = video::OpenY4mSource(input);
     }
     if (!src.ok()) return Fail(kCommand, InputExit(src.status()), src.status());
@@ -523,27 +548,27 @@ int RunHistogram(const std::vector<std::string>& args) {
     std::vector<Histogram> hist;
     for (;;) {
       const FrameFormat f = source->format();
-      const std::int64_t frames = frames_per_batch(f);
+      const std::int64_t wanted = frames_per_batch(f);
       try {
-        const std::size_t bytes = static_cast<std::size_t>(frames) * f.item_bytes();
+        const std::size_t bytes = static_cast<std::size_t>(wanted) * f.item_bytes();
         if (bytes > buf.size()) {
           storage.reset();
           buf = {};
           storage = std::make_unique_for_overwrite<std::byte[]>(bytes);
           buf = std::span<std::byte>(storage.get(), bytes);
         }
-        hist.resize(static_cast<std::size_t>(frames));
+        hist.resize(static_cast<std::size_t>(wanted));
       } catch (const std::bad_alloc&) {
         // Lowering --batch-frames helps only where a batch holds more than one frame.
         failure = absl::ResourceExhaustedError(absl::StrCat(
-            "cannot allocate ", frames, " x ", f.item_bytes(), " bytes for a batch of ",
-            frames, frames == 1 ? " frame of " : " frames of ", f.width, "x", f.height,
-            frames == 1 ? ": the frame size the input gives is more than this machine can hold"
+            "cannot allocate ", wanted, " x ", f.item_bytes(), " bytes for a batch of ",
+            wanted, wanted == 1 ? " frame of " : " frames of ", f.width, "x", f.height,
+            wanted == 1 ? ": the frame size the input gives is more than this machine can hold"
                         : "; lower --batch-frames"));
         exit_code = kExitSoftware;
         break;
       }
-      absl::StatusOr<video::ReadResult> r = source->Read(buf, frames);
+      absl::StatusOr<video::ReadResult> r = source->Read(buf, wanted);
       if (!r.ok()) {
         failure = r.status();
         exit_code = InputExit(failure);

@@ -130,6 +130,15 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
   return f;
 }
 
+std::string StagedFile::PartialPathFor(const std::string& path) {
+  if (path.empty() || path == "-") return "";
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st)) return "";
+  const absl::StatusOr<std::string> target = FollowLinks(path);
+  return (target.ok() ? *target : path) + ".partial";
+}
+
 absl::Status StagedFile::Name(std::string path) {
   path_ = std::move(path);
   // The link stays; the file it names is replaced (or created, where the link dangles).
@@ -275,6 +284,14 @@ absl::Status StagedFile::Commit() {
   }
   // A FIFO nothing was written to yet still gets its header (a reader waits for it).
   if (absl::Status o = OpenDeferred(); !o.ok()) return o;
+  // The file it replaces keeps its permissions (a private 0600 output became 0644 under the
+  // usual umask, before session 50). Here, not at Open: a .partial file kept writable while
+  // the run writes it (and a resumed one). Best effort: the run's own file, so it fails only
+  // where the file system has no modes.
+  struct stat target_st;
+  if (staged_ && ::stat(target_.c_str(), &target_st) == 0 && S_ISREG(target_st.st_mode)) {
+    (void)::fchmod(fd_, target_st.st_mode & 07777);
+  }
   const int closed = ::close(fd_);
   const int err = errno;
   fd_ = -1;

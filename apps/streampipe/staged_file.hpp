@@ -4,7 +4,8 @@
 // when it stops part way (an error, a signal, a timeout), nor find out only at the end that its
 // output cannot be written. So the file is opened before the work starts (a bad path fails at
 // once), each step is on disk when Append returns, and an earlier `<path>` stays as it was until
-// Commit replaces it in one rename. Left uncommitted, the .partial file is kept where it holds
+// Commit replaces it in one rename (a new file with the old one's permissions: another hard
+// link to the old file keeps the old contents, as after `sed -i` or an editor's save). Left uncommitted, the .partial file is kept where it holds
 // data (what was measured) and removed where it holds the header alone; a .partial file that an
 // earlier run left with data is never overwritten (Open refuses it, naming it).
 //
@@ -63,6 +64,12 @@ class StagedFile {
   // Says that partial_path() holds data written by other means (a writer that opened it by
   // name): left uncommitted, it is kept, not removed.
   void KeepWhenUncommitted() { has_data_ = true; }
+
+  // The file Open would write until Commit: `<target>.partial`, where the target is `path` or
+  // the file it links to; empty where nothing would be staged (an empty path, "-", an existing
+  // directory, device or FIFO). For the commands' checks that no output, staged, names a file
+  // the run reads.
+  static std::string PartialPathFor(const std::string& path);
 
   const std::string& path() const { return path_; }
   // Where the data is until Commit: `<target>.partial`, or the path itself where unstaged.

@@ -1,6 +1,7 @@
 #include "byte_reader.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +31,13 @@ class FdInput final : public ByteInput {
       const ssize_t got = ::read(fd_, dst, n);
       if (got >= 0) return static_cast<std::size_t>(got);
       if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        // A non-blocking descriptor (stdin a pipe or terminal someone set O_NONBLOCK on) with
+        // nothing in it yet: wait for bytes, as a blocking read would, instead of failing the
+        // run (before session 50: "read failed: Resource temporarily unavailable").
+        pollfd p{.fd = fd_, .events = POLLIN, .revents = 0};
+        if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
+      }
       if (errno == EISDIR) {
         // stdin a directory (`< /tmp`): no input, as a directory named as the input is.
         return absl::FailedPreconditionError(absl::StrCat(name_, ": is a directory, not a file"));

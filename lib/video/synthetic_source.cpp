@@ -163,6 +163,19 @@ absl::StatusOr<std::unique_ptr<FrameSource>> MakeSyntheticSource(const Synthetic
         "synthetic source: frame size ", options.width, "x", options.height,
         ": width and height must be positive and W*H at most 2^31"));
   }
+  // Every scene's size, not the first's alone: the third scene of resolution-changes is
+  // (W/2+1)x(H/2+3) (SyntheticFormatAt; the second, half the first, is never larger), 2^32
+  // pixels from 2147483647x1, accepted before session 50.
+  if (options.pattern == SyntheticPattern::kResolutionChanges) {
+    const std::uint64_t w3 = static_cast<std::uint64_t>(std::max(options.width / 2, 1)) + 1;
+    const std::uint64_t h3 = static_cast<std::uint64_t>(std::max(options.height / 2, 1)) + 3;
+    if (w3 * h3 > kMaxPixels) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "synthetic source: frame size ", options.width, "x", options.height,
+          " gives resolution-changes a third scene of ", w3, "x", h3,
+          ": W*H must be at most 2^31 in every scene"));
+    }
+  }
   if (options.format != PixelFormat::kGray8 && options.format != PixelFormat::kRgb24) {
     return absl::InvalidArgumentError(absl::StrCat("synthetic source: pixel format ",
                                                    PixelFormatName(options.format),

@@ -261,6 +261,33 @@ TEST(HistogramCliTest, ADirectoryAsTheInputIsNoInput) {
   std::filesystem::remove(loop);
 }
 
+// A read that fails is the input's failure, 66, and the histograms before it are said to be
+// written (exit 74, which says the output failed, and "not all reached the output", before
+// session 50). /proc/self/mem opens, and its first read fails (EIO: page 0 is not mapped).
+// A non-blocking stdin with nothing in it yet is waited on, as a blocking one is: its frames,
+// written in two steps, all come through (EAGAIN failed the run before session 50).
+TEST(HistogramCliTest, AReadThatFailsIsTheInputsAndANonBlockingStdinIsWaitedOn) {
+  const std::string out = Tmp("read_error.csv");
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet --width=16 --height=16 " +
+                               "/proc/self/mem --output=" + out);
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("/proc/self/mem: read failed: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(0 histograms before it were written)"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // Two 16x16 frames, a pause, two more, through a pipe the reader's end of which is set
+  // O_NONBLOCK before the command starts.
+  const std::string two(2 * 16 * 16, '\x07');
+  const std::string frames_file = Tmp("nonblock.gray");
+  WriteFile(frames_file, two);
+  r = RunCommand("{ cat " + frames_file + "; sleep 0.3; cat " + frames_file + "; } | python3 -c \""
+                 "import os, fcntl, sys; "
+                 "fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK); "
+                 "os.execv(sys.argv[1], sys.argv[1:])\" " + kBin +
+                 " histogram --device=cpu --quiet --width=16 --height=16 - --output=-");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out).size(), 4u) << r.out.substr(0, 200);
+}
+
 // A file output is written as <output>.partial and renamed onto it when whole. Bad input part
 // way emptied an earlier output and left the first histograms in it (before session 48); now
 // the earlier output stays as it was and the histograms computed are in the .partial file,
@@ -326,6 +353,16 @@ TEST(HistogramCliTest, FlagsThatWouldDoNothingOrTheWrongThingAreRefused) {
     r = RunCommand(kBin + " histogram --device=cpu " + y4m + " " + flag + out);
     EXPECT_EQ(r.exit_code, 64) << flag << ": " << r.err;
     EXPECT_NE(r.err.find(": is for --synthetic; INPUT '" + y4m + "' gives its own frames"),
+              std::string::npos)
+        << r.err;
+  }
+  // --pixel-format is raw input's: given with a Y4M file it did nothing, even --pixel-format=bogus
+  // (exit 0, before session 50).
+  for (const char* flag : {"--pixel-format=bogus", "--pixel-format=rgb24"}) {
+    r = RunCommand(kBin + " histogram --device=cpu " + y4m + " " + flag + out);
+    EXPECT_EQ(r.exit_code, 64) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string(flag) + ": is for raw input (with --width and --height); "
+                         "INPUT '" + y4m + "' is read as Y4M, whose header gives the format"),
               std::string::npos)
         << r.err;
   }
@@ -493,6 +530,37 @@ TEST(HistogramCliTest, AnOutputNamingTheInputOrTheOtherOutputIsRefused) {
   r = RunCommand("cat " + in + " | " + kBin + raw + "- --output=-");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).size(), 10u);
+  // The file an output is staged in until it is whole, `<output>.partial`: `--output=v
+  // v.partial` emptied the input, then renamed it onto v (exit 0, "0 frames"), and
+  // `--config=c.partial --output=c` replaced the configuration, before session 50.
+  const std::string staged_in = dir + "/v.partial";
+  WriteFile(staged_in, frames);
+  r = RunCommand(kBin + raw + staged_in + " --output=" + dir + "/v");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output's staging file '" + staged_in + "' and INPUT '" + staged_in +
+                       "' name one file; writing it would empty the input before it is read"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(staged_in), frames);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/v"));
+  WriteFile(dir + "/c.partial", "[detector]\nthreshold = 0.2\n");
+  r = RunCommand(kBin + raw + in + " --config=" + dir + "/c.partial --output=" + dir + "/c");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("writing it would replace the configuration file"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(dir + "/c.partial"), "[detector]\nthreshold = 0.2\n");
+  // The trace's staging file against the output, and the profile's (`<profile>.tmp`).
+  r = RunCommand("cd " + dir + " && " + kBin +
+                 " histogram --synthetic=section44 --frames=4 --output=t.json.partial "
+                 "--trace=t.json");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--trace's staging file 't.json.partial' and --output 't.json.partial' "
+                       "name one file; each output needs its own"),
+            std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + raw + in + ".tmp --pipeline.profile=" + in);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("pipeline.profile's staging file"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
 

@@ -171,6 +171,44 @@ TEST_F(StagedFileTest, ALinkStaysAndTheFileItNamesIsReplaced) {
   EXPECT_FALSE(Exists("link.csv.partial"));
 }
 
+// The replaced file's permissions carry over (a private output stayed private only by the
+// umask's luck before session 50); a new file gets the umask's.
+TEST_F(StagedFileTest, TheReplacedFileKeepsItsPermissions) {
+  for (const std::filesystem::perms mode :
+       {std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+        std::filesystem::perms::owner_all | std::filesystem::perms::group_read}) {
+    std::filesystem::permissions(dir_ + "/old.csv", mode);
+    absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "h\n");
+    ASSERT_TRUE(f.ok()) << f.status();
+    ASSERT_TRUE(f->Finish("x\n").ok());
+    EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "h\nx\n");
+    EXPECT_EQ(std::filesystem::status(dir_ + "/old.csv").permissions(), mode);
+  }
+  // A read-only file is replaced too (the directory is what allows it), and stays read-only.
+  std::filesystem::permissions(dir_ + "/old.csv", std::filesystem::perms::owner_read);
+  absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/old.csv", "h\n");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f->Finish("y\n").ok());
+  EXPECT_EQ(ReadFile(dir_ + "/old.csv"), "h\ny\n");
+  EXPECT_EQ(std::filesystem::status(dir_ + "/old.csv").permissions(),
+            std::filesystem::perms::owner_read);
+}
+
+// PartialPathFor says where Open would stage, for the commands' same-file checks.
+TEST_F(StagedFileTest, PartialPathForNamesTheFileOpenStagesIn) {
+  std::filesystem::create_symlink(dir_ + "/old.csv", dir_ + "/link.csv");
+  for (const std::string name : {"old.csv", "link.csv", "new.csv"}) {
+    const std::string predicted = StagedFile::PartialPathFor(dir_ + "/" + name);
+    absl::StatusOr<StagedFile> f = StagedFile::Open(dir_ + "/" + name, "h\n");
+    ASSERT_TRUE(f.ok()) << f.status();
+    EXPECT_EQ(predicted, f->partial_path()) << name;
+  }
+  EXPECT_EQ(StagedFile::PartialPathFor(""), "");
+  EXPECT_EQ(StagedFile::PartialPathFor("-"), "");
+  EXPECT_EQ(StagedFile::PartialPathFor("/dev/null"), "");  // written as it is
+  EXPECT_EQ(StagedFile::PartialPathFor(dir_), "");         // a directory: refused by Open
+}
+
 // The histograms' choice: an earlier run's .partial file with data is replaced (the sweep's,
 // the default, refuses it); one a running run holds is still refused.
 TEST_F(StagedFileTest, AStaleFileIsReplacedWhereTheCallerSaysSo) {

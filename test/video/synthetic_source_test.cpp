@@ -225,11 +225,23 @@ TEST(SyntheticSourceTest, InvalidOptions) {
   cases.back().o.frames = -1;
   cases.push_back({good, "scene_length = 0"});
   cases.back().o.scene_length = 0;
+  // Every scene within 2^31 pixels: resolution-changes' third scene is (W/2+1)x(H/2+3), 2^32
+  // pixels from 2147483647x1 (its frames generated before session 50).
+  cases.push_back({good, "a third scene of 1073741824x4"});
+  cases.back().o.pattern = SyntheticPattern::kResolutionChanges;
+  cases.back().o.width = 2147483647;
+  cases.back().o.height = 1;
   for (const Case& c : cases) {
     auto src = MakeSyntheticSource(c.o);
     EXPECT_EQ(src.status().code(), absl::StatusCode::kInvalidArgument) << c.part;
     EXPECT_THAT(std::string(src.status().message()), HasSubstr(c.part));
   }
+  // The largest that fits in every scene: (W/2+1) x 4 = 2^31.
+  SyntheticOptions edge = good;
+  edge.pattern = SyntheticPattern::kResolutionChanges;
+  edge.width = 1073741822;
+  edge.height = 1;
+  EXPECT_TRUE(MakeSyntheticSource(edge).ok());
   auto src = MakeSyntheticSource(good);
   ASSERT_TRUE(src.ok());
   std::vector<std::byte> small(63);
