@@ -91,18 +91,21 @@ def read_sweep(path):
     """The rows of a sweep CSV as dicts: strings for the key names, floats and ints otherwise."""
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", newline="") as f:
-        reader = csv.reader(line for line in f if line.strip())
-        try:
-            header = [c.strip() for c in next(reader)]
-        except StopIteration:
-            raise PlotError(f"{path}: empty file, no header") from None
+        # Each line with its number in the file, blank ones skipped: a row is one line (the
+        # sweep quotes no field), so messages name the file's own line, as `sweep --from` does
+        # (numbered after the blank lines were dropped, before session 50).
+        lines = [(n, line) for n, line in enumerate(f, start=1) if line.strip()]
+        if not lines:
+            raise PlotError(f"{path}: empty file, no header")
+        header = [c.strip() for c in next(csv.reader([lines[0][1]]))]
         for i, name in enumerate(FIXED_COLUMNS):
             if i >= len(header) or header[i] != name:
                 found = header[i] if i < len(header) else "(nothing)"
                 raise PlotError(f"{path}: header column {i + 1}: expected '{name}', "
                                 f"found '{found}'")
         rows = []
-        for line_no, fields in enumerate(reader, start=2):
+        for line_no, line in lines[1:]:
+            fields = next(csv.reader([line]))
             if len(fields) != len(header):
                 raise PlotError(f"{path}: line {line_no}: {len(fields)} fields, "
                                 f"expected {len(header)}")

@@ -30,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "matmul_kernel.hpp"
@@ -665,11 +666,19 @@ int ReportSummary(const SweepSummary& summary, std::optional<StagedFile>& summar
 // is stdin (`zcat sweep.csv.gz | streampipe sweep --from=-`).
 int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   const bool from_stdin = csv_path == "-";
-  if (!summary_path.empty() && !from_stdin && SameFile(csv_path, summary_path)) {
-    // The summary would replace the sweep it summarizes.
+  // The summary would replace the sweep it summarizes: the --from file, or the file on stdin
+  // (`--from=- --summary=v.csv < v.csv` replaced the CSV by its summary, exit 0, before session
+  // 50), or be staged in it (`<summary>.partial`).
+  const std::string read_path = from_stdin ? "/dev/stdin" : csv_path;
+  const std::string staged_path = StagedFile::PartialPathFor(summary_path);
+  if (!summary_path.empty() && summary_path != "-" &&
+      (SameFile(read_path, summary_path) ||
+       (!staged_path.empty() && SameFile(read_path, staged_path)))) {
     return Fail(kCommand, kExitUsage,
-                absl::StrCat("--summary=", summary_path, " is the --from file itself; name "
-                             "another file for the summary"));
+                absl::StrCat("--summary=", summary_path,
+                             SameFile(read_path, summary_path) ? " is" : " is staged in",
+                             from_stdin ? " the file on stdin (--from=-)" : " the --from file",
+                             " itself; name another file for the summary"));
   }
   absl::StatusOr<std::optional<StagedFile>> summary_file = OpenSummary(summary_path);
   if (!summary_file.ok()) return Fail(kCommand, kExitIoErr, summary_file.status());
@@ -682,14 +691,15 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   }
   // Bounded (a whole grid's CSV is about a MiB): /dev/zero is not read until memory runs out.
   std::string csv;
-  if (absl::Status r = detail::ReadTextFile(from_stdin ? "/dev/stdin" : csv_path, &csv,
-                                            std::size_t{1} << 30);
-      !r.ok()) {
+  if (absl::Status r = detail::ReadTextFile(read_path, &csv, std::size_t{1} << 30); !r.ok()) {
     if (absl::IsOutOfRange(r)) {
       return Fail(kCommand, kExitDataErr,
                   absl::StrCat("--from: '", shown, "' is over 1 GiB; not a sweep CSV"));
     }
-    return Fail(kCommand, kExitNoInput, unreadable);
+    // With the reason (a missing file and one not readable read alike before session 50).
+    absl::string_view why = r.message();
+    absl::ConsumePrefix(&why, read_path + ": ");
+    return Fail(kCommand, kExitNoInput, absl::StrCat(unreadable, ": ", why));
   }
   if (csv.rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes
     return Fail(kCommand, kExitDataErr,

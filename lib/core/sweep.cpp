@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "streampipe/core/statistics.hpp"
@@ -209,6 +210,9 @@ class RowReader {
   // configuration by it never carry a raw byte from the file.
   absl::Status String(std::string* out) {
     const std::size_t i = next_++;
+    // Never empty where the sweep writes it: an empty one made a configuration of its own,
+    // and the summary counted it (exit 0, before session 50).
+    if (fields_[i].empty()) return Error(i, "is empty");
     if (absl::Status s = Printable(i); !s.ok()) return s;
     *out = std::string(fields_[i]);
     return absl::OkStatus();
@@ -231,6 +235,10 @@ class RowReader {
     if (fields_[i].empty()) {
       *out = kNaN;
       return absl::OkStatus();
+    }
+    // Decimal, as the sweep writes them: SimpleAtod also reads hexadecimal ("0x10" was 16).
+    if (absl::StrContains(fields_[i], 'x') || absl::StrContains(fields_[i], 'X')) {
+      return Error(i, "is not a decimal number");
     }
     if (!absl::SimpleAtod(fields_[i], out)) return Error(i, "is not a number");
     return absl::OkStatus();
@@ -274,6 +282,7 @@ class RowReader {
     const std::size_t i = next_ - 1;
     if (fields_[i].empty()) return optional ? absl::OkStatus() : Error(i, "is empty");
     if (!std::isfinite(*out) || *out < 0.0) return Error(i, "is not a finite number >= 0");
+    *out += 0.0;  // -0 is 0: written "-0" it keyed a configuration of its own
     return absl::OkStatus();
   }
 

@@ -553,7 +553,8 @@ TEST(AdviseCliTest, SweepSummaryDashIsStdout) {
 TEST(AdviseCliTest, SweepFromNamesWhatItCannotRead) {
   CommandResult r = RunCommand(kBin + " sweep --from=/nonexistent-dir/sweep.csv");
   EXPECT_EQ(r.exit_code, 66);
-  EXPECT_NE(r.err.find("--from: cannot read '/nonexistent-dir/sweep.csv'"), std::string::npos)
+  EXPECT_NE(r.err.find("--from: cannot read '/nonexistent-dir/sweep.csv': no such file"),
+            std::string::npos)
       << r.err;
   r = RunCommand(kBin + " sweep --from=" + ::testing::TempDir());
   EXPECT_EQ(r.exit_code, 66);
@@ -626,6 +627,19 @@ TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("is the --from file itself"), std::string::npos) << r.err;
   EXPECT_EQ(ReadFile(csv), "not read\n");
+  // The same file on stdin (exit 0, the CSV replaced by its summary, before session 50), and a
+  // --from file that is the summary's staging file.
+  r = RunCommand(kBin + " sweep --from=- --summary=" + csv + " < " + csv);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--summary=" + csv + " is the file on stdin (--from=-) itself"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(csv), "not read\n");
+  std::ofstream(dir + "/m.md.partial") << "not read\n";
+  r = RunCommand(kBin + " sweep --from=" + dir + "/m.md.partial --summary=" + dir + "/m.md");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("is staged in the --from file itself"), std::string::npos) << r.err;
+  EXPECT_EQ(ReadFile(dir + "/m.md.partial"), "not read\n");
   r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --summary=" + dir + "/./x.csv");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--output and --summary name one file"), std::string::npos) << r.err;

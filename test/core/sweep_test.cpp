@@ -187,9 +187,10 @@ TEST(SweepCsvTest, RoundTripIsExact) {
                             -kInf,
                             kNaN};
   // The columns checked for range (sizes and times >= 0, since session 49) take these; the
-  // sizes of a configuration (in_bytes, out_bytes) are never NaN.
+  // sizes of a configuration (in_bytes, out_bytes) are never NaN. (They read -0 as 0, since
+  // session 50: BadFieldsNameLineColumnAndValue.)
   const double sized[] = {0.1, 1.0 / 3, 2.0 / 3 * 1e-5, 123456789.123456789, 5e-324,
-                          1.7976931348623157e308, -0.0, kNaN};
+                          1.7976931348623157e308, 0.0, kNaN};
   for (int i = 0; i < 10; ++i) {
     SweepPoint p = Point(sized[i % 7], 1 << i, 1.0 / (i + 3));
     p.workload = i % 2 ? "matmul" : "histogram";
@@ -542,7 +543,13 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
       {n - 12, "2us", "'issue_ms': value '2us' is not a number"},
       {n - 11, "graphs", "'issue': value 'graphs' is not one of: streams, graph"},
       {n - 11, "", "'issue': value '' is not one of: streams, graph"},
-      {n - 10, "1.0x", "'halves_ratio': value '1.0x' is not a number"},
+      {n - 10, "1.0x", "'halves_ratio': value '1.0x' is not a decimal number"},
+      // Hexadecimal (read as 16 before session 50), an empty workload or grid (a configuration
+      // of its own, summarized, before session 50).
+      {7, "0x10", "'median_ms': value '0x10' is not a decimal number"},
+      {14 + kCurrent, "0X1p-3", "'pred_current': value '0X1p-3' is not a decimal number"},
+      {0, "", "column 1 'workload': value '' is empty"},
+      {1, "", "column 2 'grid': value '' is empty"},
       {n - 9, "1ms", "'held_ms': value '1ms' is not a number"},
       {n - 8, "?", "'pred_calibrated_device': value '?' is not a number"},
       {n - 7, "-", "'pred_current_device': value '-' is not a number"},
@@ -593,6 +600,14 @@ TEST(SweepCsvTest, BadFieldsNameLineColumnAndValue) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].predicted_ms[0], -0.015);
   EXPECT_EQ((*r)[0].chosen[0], 0);
+  // An intensity of -0 is 0: written "-0" it keyed a configuration of its own before session 50.
+  r = ParseSweepCsv(SweepCsvHeader() + WithField(row, 4, "-0") +
+                    WithField(WithField(row, 4, "0"), 6, "4"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(std::signbit((*r)[0].intensity));
+  absl::StatusOr<SweepSummary> sum = Summarize(*r);
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(sum->speedups.configs, 1);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 //
 // Definitions used by the summary:
 //  - A *configuration* is the group of points with equal (workload, grid, in_bytes, out_bytes,
-//    intensity, order); its points differ in `streams` (n), each n at most once.
+//    intensity, order, issue); its points differ in `streams` (n), each n at most once.
 //  - The *best n* of a configuration is the n with the lowest median_ms among its points (the
 //    smaller n on a tie).
 //  - The *relative error* of a prediction at a point is |predicted - measured| / measured with
