@@ -313,6 +313,9 @@ int RunAdvise(const std::vector<std::string>& args) {
             << " over 1 stream)";
   if (choice->closed_form) {
     std::cout << "; closed-form optimum " << absl::StrFormat("%.2f", *choice->closed_form);
+    // The paper's formula as it is (docs/models.md): below 1 (sqrt(0) where there is no kernel
+    // time to hide) it says one stream.
+    if (*choice->closed_form < 1.0) std::cout << " (below 1: one stream)";
   }
   std::cout << "\n";
   return kExitOk;

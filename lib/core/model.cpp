@@ -104,14 +104,19 @@ class GomezLunaCc2 final : public StreamModel {
 class WerkhovenSync1ce final : public StreamModel {
  public:
   ModelKind kind() const override { return ModelKind::kWerkhovenSync1ce; }
+  // Eqs. 1 and 2 are two critical paths of one schedule, so the time is at least the larger:
+  // the model is their maximum, as Gómez-Luna's cc 1.x model is of its eqs. 1 and 3. A switch
+  // at tE >= x_hd (before session 50) took eq. 1 where eq. 2, with its g_hd(n-1), was larger.
   PathSet Paths(const ModelTerms& t) const override {
-    if (t.t_e >= t.x_hd) {  // eq. 1, dominant kernel
-      return One({Sum(K(t.lat_hd), PerN(t.x_hd)), K(t.t_e), K(t.lat_dh + t.x_dh), Lin(t.gap_dh),
-                  Regime::kDominantKernel});
-    }
+    PathSet s;
+    s.count = 2;
+    // eq. 1, dominant kernel (first on a tie)
+    s.paths[0] = {Sum(K(t.lat_hd), PerN(t.x_hd)), K(t.t_e), K(t.lat_dh + t.x_dh), Lin(t.gap_dh),
+                  Regime::kDominantKernel};
     // eq. 2, dominant transfers
-    return One({K(t.lat_hd + t.x_hd), PerN(t.t_e), K(t.lat_dh + t.x_dh),
-                Lin(t.gap_hd + t.gap_dh), Regime::kDominantTransfers});
+    s.paths[1] = {K(t.lat_hd + t.x_hd), PerN(t.t_e), K(t.lat_dh + t.x_dh),
+                  Lin(t.gap_hd + t.gap_dh), Regime::kDominantTransfers};
+    return s;
   }
   // Section VI: sqrt(Bhd*Ghd/g) (dominant kernel), sqrt(tE/2g) (dominant transfers).
   std::optional<double> ClosedFormOptimum(const ModelTerms& t) const override {
@@ -123,17 +128,25 @@ class WerkhovenSync1ce final : public StreamModel {
 class Werkhoven1ce final : public StreamModel {
  public:
   ModelKind kind() const override { return ModelKind::kWerkhoven1ce; }
+  // Eq. 3 and eq. 4's three are critical paths of one schedule: the model is the maximum of
+  // the four. A switch at tE >= x_hd + x_dh (before session 50) took eq. 4 where eq. 3 was
+  // larger, for tE in ((x_hd + x_dh)(1 - 1/n) + g(n-1), x_hd + x_dh): a prediction below the
+  // kernel's own path (2.000 ms where eq. 3 is 2.49 at x_hd = x_dh = 1, tE = 1.99, n = 4),
+  // with a jump where the switch turned.
   PathSet Paths(const ModelTerms& t) const override {
-    if (t.t_e >= t.x_hd + t.x_dh) {  // eq. 3, dominant kernel: no g term.
-      return One({Sum(K(t.lat_hd), PerN(t.x_hd)), K(t.t_e), Sum(K(t.lat_dh), PerN(t.x_dh)),
-                  K(0.0), Regime::kDominantKernel});
-    }
-    // eq. 4, dominant transfers: the max of three critical paths.
+    PathSet s;
+    s.count = 4;
+    // eq. 3, dominant kernel: no g term (first on a tie).
+    s.paths[0] = {Sum(K(t.lat_hd), PerN(t.x_hd)), K(t.t_e), Sum(K(t.lat_dh), PerN(t.x_dh)),
+                  K(0.0), Regime::kDominantKernel};
+    // eq. 4, dominant transfers: three critical paths.
     const Regime r = Regime::kDominantTransfers;
-    return Three(
-        {K(t.lat_hd + t.x_hd), K(0.0), K(t.lat_dh + t.x_dh), Lin(t.gap_hd + t.gap_dh), r},
-        {K(t.lat_hd + t.x_hd), PerN(t.t_e), Sum(K(t.lat_dh), PerN(t.x_dh)), Lin(t.gap_hd), r},
-        {Sum(K(t.lat_hd), PerN(t.x_hd)), PerN(t.t_e), K(t.lat_dh + t.x_dh), Lin(t.gap_dh), r});
+    s.paths[1] = {K(t.lat_hd + t.x_hd), K(0.0), K(t.lat_dh + t.x_dh), Lin(t.gap_hd + t.gap_dh), r};
+    s.paths[2] = {K(t.lat_hd + t.x_hd), PerN(t.t_e), Sum(K(t.lat_dh), PerN(t.x_dh)),
+                  Lin(t.gap_hd), r};
+    s.paths[3] = {Sum(K(t.lat_hd), PerN(t.x_hd)), PerN(t.t_e), K(t.lat_dh + t.x_dh),
+                  Lin(t.gap_dh), r};
+    return s;
   }
   // Section VI: in eq. 4 more streams only cost; the fewest streams that still reach the floor
   // of all copies solve x + g(n-1) = tE/n + x/n with x the smaller direction:

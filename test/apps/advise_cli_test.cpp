@@ -99,6 +99,20 @@ TEST(AdviseCliTest, APredictionOfZeroOrLessIsNoted) {
   EXPECT_EQ(current.err, "");
 }
 
+// A closed form below 1 (the paper's sqrt(tE / tsc) with no kernel time: 0) is printed as the
+// formula gives it and said to mean one stream (printed bare, "0.00", before session 50).
+TEST(AdviseCliTest, AClosedFormBelowOneSaysOneStream) {
+  CommandResult r = RunCommand(kBin + " advise --model=gomez-luna-cc2 --h2d-ms=1 --kernel-ms=0 "
+                                      "--d2h-ms=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("; closed-form optimum 0.00 (below 1: one stream)"), std::string::npos)
+      << r.out;
+  r = RunCommand(kBin + " advise --model=gomez-luna-cc2 --h2d-ms=3 --kernel-ms=2 --d2h-ms=1 "
+                        "--stream-overhead-ms=0.03");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("; closed-form optimum 8.16\n"), std::string::npos) << r.out;
+}
+
 // A kernel half over the whole kernel is clamped by the model (all of it fixed), and said
 // (before session 49, silently); a half within the kernel says nothing.
 TEST(AdviseCliTest, AKernelHalfOverTheKernelIsNoted) {

@@ -367,6 +367,43 @@ TEST(ModelTest, GomezLunaCc2EquationsByHand) {
   EXPECT_NEAR(p.total_ms, 6.87, 1e-12);
 }
 
+// van Werkhoven's implicit-sync and 1-engine models are the maximum of their equations' critical
+// paths, as Gómez-Luna's cc 1.x model is: a switch between eqs. 1/2 (at tE >= x_hd) and eqs.
+// 3/4 (at tE >= x_hd + x_dh) predicted less than a critical path of the same schedule near the
+// switch, and jumped there (before session 50).
+TEST(ModelTest, WerkhovenOneEngineModelsAreTheMaxOfTheirEquations) {
+  DeviceTraits traits;  // L+o = 0
+  Workload w;
+  w.times = {.h2d_ms = 1.0, .kernel_ms = 1.99, .d2h_ms = 1.0};
+  auto one = MakeModel(ModelKind::kWerkhoven1ce);
+  // n = 4, g = 0: eq. 3 = 1/4 + 1.99 + 1/4 = 2.49 > eq. 4 = max(2, 1 + 1.99/4 + 1/4, ...) = 2.0
+  Prediction p = one->Predict(Terms(traits, w), 4);
+  EXPECT_NEAR(p.total_ms, 2.49, 1e-12);
+  EXPECT_EQ(p.regime, Regime::kDominantKernel);
+  // No jump where the switch was: tE = 2.00 gives 2.50.
+  w.times.kernel_ms = 2.0;
+  EXPECT_NEAR(one->Predict(Terms(traits, w), 4).total_ms, 2.50, 1e-12);
+  // Well below: eq. 4's copies bind, 2 + g(n - 1) per direction.
+  traits.h2d.gap_ms = traits.d2h.gap_ms = 0.01;
+  w.times.kernel_ms = 0.5;
+  p = one->Predict(Terms(traits, w), 4);
+  EXPECT_NEAR(p.total_ms, 2.0 + 2 * 0.03, 1e-12);
+  EXPECT_EQ(p.regime, Regime::kDominantTransfers);
+
+  // Implicit sync, n = 8, g = 0.01: eq. 1 = 1/8 + 1.01 + 1 + 0.07 = 2.205; eq. 2 = 1 + 1.01/8 +
+  // 1 + 0.14 = 2.26625, the larger, though tE >= x_hd.
+  auto sync = MakeModel(ModelKind::kWerkhovenSync1ce);
+  w.times = {.h2d_ms = 1.0, .kernel_ms = 1.01, .d2h_ms = 1.0};
+  p = sync->Predict(Terms(traits, w), 8);
+  EXPECT_NEAR(p.total_ms, 2.26625, 1e-12);
+  EXPECT_EQ(p.regime, Regime::kDominantTransfers);
+  // A kernel far longer than the copy in: eq. 1.
+  w.times.kernel_ms = 4.0;
+  p = sync->Predict(Terms(traits, w), 8);
+  EXPECT_NEAR(p.total_ms, 1.0 / 8 + 4.0 + 1.0 + 0.07, 1e-12);
+  EXPECT_EQ(p.regime, Regime::kDominantKernel);
+}
+
 TEST(ModelTest, WerkhovenTwoEngineIsMaxOfThreePaths) {
   DeviceTraits traits;
   traits.h2d = {.latency_ms = 0.01, .ms_per_byte = 1e-6, .gap_ms = 0.002};
