@@ -16,18 +16,13 @@
 
 namespace streampipe::testing {
 
-// Prints "GPU tests skipped: ..." once (ctest's SKIP_REGULAR_EXPRESSION marks the binary
-// skipped) and skips the test when there is no CUDA device.
-#define STREAMPIPE_REQUIRE_GPU()                                                       \
-  do {                                                                                \
-    if (::streampipe::CudaDeviceCount() == 0) {                                       \
-      static bool said = false;                                                       \
-      if (!said) {                                                                    \
-        said = true;                                                                  \
-        std::cout << "GPU tests skipped: " << ::streampipe::NoDeviceReason() << "\n"; \
-      }                                                                               \
-      GTEST_SKIP() << "no CUDA device: " << ::streampipe::NoDeviceReason();           \
-    }                                                                                 \
+// Skips the test when there is no CUDA device (the binary's main, gpu_test_main.cpp, then says
+// "GPU tests skipped: <reason>" and exits 77, which ctest reports as Skipped).
+#define STREAMPIPE_REQUIRE_GPU()                                             \
+  do {                                                                      \
+    if (::streampipe::CudaDeviceCount() == 0) {                             \
+      GTEST_SKIP() << "no CUDA device: " << ::streampipe::NoDeviceReason(); \
+    }                                                                       \
   } while (false)
 
 // A GPU test that must leave no CUDA resource behind: skips without a device, and checks

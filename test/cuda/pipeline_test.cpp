@@ -803,7 +803,9 @@ TEST_F(PipelineTest, TheStartEventBoundsABatchAloneAndNeverItsPeriod) {
                 "by at most %.4f ms; %d of those batches' start events after the end of the "
                 "batch before\n",
                 where.c_str(), early, spans, worst_ms, late_starts);
-    if (in_flight == 1) EXPECT_EQ(early, 0) << "by at most " << worst_ms << " ms";
+    if (in_flight == 1) {
+      EXPECT_EQ(early, 0) << "by at most " << worst_ms << " ms";
+    }
     EXPECT_EQ(late_starts, 0);
   }
 }
