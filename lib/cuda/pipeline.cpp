@@ -377,6 +377,33 @@ absl::Status StreamPipeline::Impl::Init() {
   if (opt_.wait_timeout.count() <= 0) {
     return absl::InvalidArgumentError("wait_timeout must be positive");
   }
+  // Every option is checked before the device is read and calibrated (a profile written): a
+  // misspelt model, bad adaptive options or an event log that cannot be opened were found only
+  // after a calibration, or reported as "no CUDA device", before session 50.
+  if (opt_.model != "auto") {
+    if (absl::StatusOr<ModelKind> kind = ParseModelKind(opt_.model); !kind.ok()) {
+      return AnnotateStatus(kind.status(), "PipelineOptions::model");
+    }
+  }
+  AdaptiveOptions ao = ForIssueOrder(CapStreams(opt_.adaptive, opt_.max_streams),
+                                     opt_.order == IssueOrder::kBreadthFirst);
+  STREAMPIPE_RETURN_IF_ERROR(ValidateExplorationRun(ao.exploration, opt_.max_in_flight));
+  if (ao.exploration.run == 0) {
+    // Overlapping batches give one sample per 2 x max_in_flight batches, after as many
+    // settling ones (see CollectFromGpu).
+    // One at a time, the first batch of a visit runs cold and is not a sample either.
+    ao.exploration.run = opt_.max_in_flight > 1
+                             ? 2 * opt_.max_in_flight * (ao.exploration.samples_per_candidate + 1)
+                             : ao.exploration.samples_per_candidate + 1;
+  }
+  STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
+  if (!opt_.event_log.empty()) {
+    event_log_.open(opt_.event_log, std::ios::app);
+    if (!event_log_) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot open the event log ", opt_.event_log, " for appending"));
+    }
+  }
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(opt_.device));
   DeviceScope device;  // the caller's device again after Init
   STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
@@ -405,26 +432,7 @@ absl::Status StreamPipeline::Impl::Init() {
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));
-  AdaptiveOptions ao = ForIssueOrder(CapStreams(opt_.adaptive, opt_.max_streams),
-                                     opt_.order == IssueOrder::kBreadthFirst);
-  STREAMPIPE_RETURN_IF_ERROR(ValidateExplorationRun(ao.exploration, opt_.max_in_flight));
-  if (ao.exploration.run == 0) {
-    // Overlapping batches give one sample per 2 x max_in_flight batches, after as many
-    // settling ones (see CollectFromGpu).
-    // One at a time, the first batch of a visit runs cold and is not a sample either.
-    ao.exploration.run = opt_.max_in_flight > 1
-                             ? 2 * opt_.max_in_flight * (ao.exploration.samples_per_candidate + 1)
-                             : ao.exploration.samples_per_candidate + 1;
-  }
-  STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
   controller_ = std::make_unique<StreamController>(std::move(model), traits, ao);
-  if (!opt_.event_log.empty()) {
-    event_log_.open(opt_.event_log, std::ios::app);
-    if (!event_log_) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot open the event log ", opt_.event_log, " for appending"));
-    }
-  }
 
   const std::size_t in_bytes =
       static_cast<std::size_t>(opt_.max_items_per_batch * opt_.in_bytes_per_item);
@@ -1355,9 +1363,18 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     BatchSource& source, BatchSink& sink, const ContinuousOptions& o) {
   DeviceScope device;
   STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
+  // A stopped pipeline refuses before the source is asked for a batch (before session 50 the
+  // first Fill took a batch of the caller's input, then Submit refused it).
+  STREAMPIPE_RETURN_IF_ERROR(Stopped());
   if (in_flight() > 0) {
     return absl::FailedPreconditionError(
         "RunContinuous with batches in flight; Collect them first");
+  }
+  if (o.items_per_batch < 0 || o.max_batches < -1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ContinuousOptions: items_per_batch is ", o.items_per_batch, " and max_batches ",
+        o.max_batches, "; items_per_batch must be >= 0 (0: max_items_per_batch) and max_batches "
+        ">= -1 (-1: until the source ends)"));
   }
   const std::int64_t per_batch = o.items_per_batch > 0 ? o.items_per_batch
                                                        : opt_.max_items_per_batch;
@@ -1425,7 +1442,9 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       const int r = static_cast<int>(next_ring % ring);
       std::span<std::byte> in(
           ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr, in_bytes);
-      const auto where = [&] { return absl::StrCat("source, batch ", submitted); };  // errors
+      // The pipeline's own batch number, as the sink's and the GPU's errors give it (this
+      // run's count before session 50: "batch 0" of a second run was the pipeline's batch 57).
+      const auto where = [&] { return absl::StrCat("source, batch ", next_index_); };
       absl::StatusOr<std::int64_t> items =
           Guarded([&] { return source.Fill(in, per_batch); });
       if (!items.ok()) {
@@ -1433,8 +1452,13 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
         source_failed = true;
         break;
       }
-      if (*items <= 0) {
+      if (*items == 0) {
         eof = true;
+        break;
+      }
+      if (*items < 0) {  // 0 ends the stream; a negative count is no count
+        failure = absl::InvalidArgumentError(
+            absl::StrCat(where(), ": the source returned ", *items, " items (0 ends the stream)"));
         break;
       }
       if (*items > per_batch) {
@@ -1470,7 +1494,15 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
     if (deliver_rest) {
       absl::Status s = deliver();
       if (!s.ok()) {
-        if (failure.ok() || source_failed) failure = s;
+        // The first error is the one returned (its code), the later one said after it: a
+        // source error was replaced by a failed delivery of a batch in flight, before
+        // session 50.
+        failure = failure.ok() ? s
+                               : absl::Status(failure.code(),
+                                              absl::StrCat(failure.message(),
+                                                           "; then, delivering a batch in "
+                                                           "flight: ",
+                                                           s.message()));
         deliver_rest = false;
       }
     } else {

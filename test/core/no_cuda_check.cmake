@@ -1,4 +1,5 @@
-# Fails when a file of the CPU-only core mentions a CUDA header.
+# Fails when a file of the CPU-only core mentions a CUDA header, or when the facade
+# (streampipe/streampipe.hpp, "every public header of the CPU core") misses a core header.
 file(GLOB_RECURSE files ${ROOT}/include/streampipe/core/* ${ROOT}/lib/core/*)
 set(bad "")
 foreach(f IN LISTS files)
@@ -12,3 +13,18 @@ if(bad)
   message(FATAL_ERROR "the CPU-only core includes CUDA headers:\n${bad}")
 endif()
 message(STATUS "checked ${n} core files: no CUDA includes")
+
+file(GLOB core_headers RELATIVE ${ROOT}/include ${ROOT}/include/streampipe/core/*.hpp)
+file(READ ${ROOT}/include/streampipe/streampipe.hpp facade)
+set(missing "")
+foreach(h IN LISTS core_headers)
+  string(FIND "${facade}" "#include \"${h}\"" at)
+  if(at EQUAL -1)
+    list(APPEND missing ${h})
+  endif()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "streampipe/streampipe.hpp does not include: ${missing}")
+endif()
+list(LENGTH core_headers nh)
+message(STATUS "the facade includes all ${nh} core headers")

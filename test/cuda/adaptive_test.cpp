@@ -462,6 +462,66 @@ TEST_F(AdaptiveGpuTest, SourceAndSinkErrorsStopTheRunNamingTheBatch) {
   // The pipeline is usable afterwards.
   co.max_batches = 5;
   EXPECT_TRUE(p->RunContinuous(source, sink, co).ok());
+
+  // A source's error, then a failed delivery of a batch in flight: the first error is returned
+  // (its code), the second said after it (before session 50 the sink's replaced the source's).
+  // Two in flight: fills 1, 2, deliver 1, fill 3, deliver 2, fill 4, deliver 3, fill 5 fails,
+  // then batch 4 is delivered and its sink fails. The source's batch number is the pipeline's,
+  // as the sink's is (it was this run's count before session 50).
+  struct IndexSink : BatchSink {
+    int n = 0;
+    int fail_at = -1;
+    std::int64_t last_index = -1;
+    absl::Status Consume(std::span<const std::byte>, const BatchStats& st) override {
+      last_index = st.index;
+      return ++n == fail_at ? absl::UnavailableError("disk full") : absl::OkStatus();
+    }
+  } index_sink;
+  co.max_batches = 3;
+  ASSERT_TRUE(p->RunContinuous(source, index_sink, co).ok());
+  const std::int64_t next = index_sink.last_index + 1;  // the next run's first batch
+  bad_source.n = 0;
+  index_sink.n = 0;
+  index_sink.fail_at = 4;
+  r = p->RunContinuous(bad_source, index_sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kDataLoss) << r.status();
+  EXPECT_NE(r.status().message().find(absl::StrCat("source, batch ", next + 4,
+                                                   ": the camera went away; then, delivering a "
+                                                   "batch in flight: sink, batch ",
+                                                   next + 3, ": disk full")),
+            std::string::npos)
+      << r.status();
+  EXPECT_EQ(p->in_flight(), 0);
+
+  // A negative count from the source is no count (it ended the stream quietly before session
+  // 50), and options out of range are refused before the source is asked for anything.
+  struct NegativeSource : BatchSource {
+    int fills = 0;
+    absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override {
+      return ++fills == 2 ? -1 : m;
+    }
+  } negative;
+  r = p->RunContinuous(negative, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+  EXPECT_NE(r.status().message().find("the source returned -1 items (0 ends the stream)"),
+            std::string::npos)
+      << r.status();
+  for (const auto& [items, batches] : {std::pair<std::int64_t, std::int64_t>{-1, 5}, {0, -2}}) {
+    negative.fills = 0;
+    ContinuousOptions bad;
+    bad.items_per_batch = items;
+    bad.max_batches = batches;
+    r = p->RunContinuous(negative, sink, bad);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+    EXPECT_NE(r.status().message().find("ContinuousOptions: items_per_batch is "),
+              std::string::npos)
+        << r.status();
+    EXPECT_EQ(negative.fills, 0);
+  }
+  EXPECT_TRUE(p->RunContinuous(source, sink, co).ok());
 }
 
 // A fixed n in continuous mode, with batches the source fills short (the end of a stream, of a

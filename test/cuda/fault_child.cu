@@ -125,6 +125,25 @@ int main(int argc, char** argv) {
       *release = 1;  // let the kernel finish, as a watchdog would
     }
   }
+  if (hangs) {
+    // The stopped pipeline refuses a continuous run before asking its source for a batch (the
+    // first Fill took a batch of the caller's input before session 50).
+    struct CountingSource : BatchSource {
+      int fills = 0;
+      absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override {
+        ++fills;
+        return m;
+      }
+    } source;
+    struct NullSink : BatchSink {
+      absl::Status Consume(std::span<const std::byte>, const BatchStats&) override {
+        return absl::OkStatus();
+      }
+    } sink;
+    absl::StatusOr<ContinuousSummary> r = p->RunContinuous(source, sink);
+    std::printf("continuous after the stop: code=%d fills=%d\n",
+                static_cast<int>(r.status().code()), source.fills);
+  }
   std::fflush(stdout);
   return code;
 }

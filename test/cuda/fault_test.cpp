@@ -59,6 +59,8 @@ TEST_F(FaultTest, KernelThatNeverFinishesDoesNotHangTheCaller) {
   EXPECT_NE(r.out.find("did not finish within 1000 ms"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("batch 6 error: code=9"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("the GPU did not finish in time"), std::string::npos) << r.out;
+  // A continuous run on the stopped pipeline is refused before its source is asked for a batch.
+  EXPECT_NE(r.out.find("continuous after the stop: code=9 fills=0"), std::string::npos) << r.out;
 }
 
 // A re-measurement drains the batches in flight first; where one of them timed out there, the

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <iterator>
@@ -389,6 +390,45 @@ TEST(IssueModeTest, NamesRoundTripAndBadNamesAreNamed) {
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(bad.status().message().find("'graphs'"), std::string::npos) << bad.status();
   EXPECT_NE(bad.status().message().find("streams, graph"), std::string::npos) << bad.status();
+}
+
+// Every option is checked before the device is read or calibrated: a misspelt model, bad
+// adaptive options and an event log that cannot be opened are named whether or not there is a
+// GPU (before session 50: "no CUDA device" without one, and with one only after a calibration,
+// which may write the profile). Runs without a GPU (on CI) too.
+TEST(PipelineOptionsTest, BadOptionsAreNamedBeforeTheDeviceIsRead) {
+  const auto base = [] {
+    PipelineOptions o;
+    o.in_bytes_per_item = o.out_bytes_per_item = sizeof(float);
+    o.max_items_per_batch = 1024;
+    o.launch = [](const LaunchArgs&) { return absl::OkStatus(); };
+    o.profile_path = ::testing::TempDir() + "/never_written_profile.toml";
+    std::remove(o.profile_path.c_str());
+    return o;
+  };
+  PipelineOptions o = base();
+  o.model = "werkhoven-2cee";
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+  EXPECT_NE(p.status().message().find("PipelineOptions::model: unknown model 'werkhoven-2cee'"),
+            std::string::npos)
+      << p.status();
+  o = base();
+  o.adaptive.exploration.budget = -5;
+  p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+  EXPECT_NE(p.status().message().find("budget"), std::string::npos) << p.status();
+  o = base();
+  o.event_log = "/nonexistent-dir/events.log";
+  p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kPermissionDenied) << p.status();
+  EXPECT_NE(p.status().message().find("/nonexistent-dir/events.log"), std::string::npos)
+      << p.status();
+  // Nothing was calibrated on their account: no profile written.
+  EXPECT_FALSE(std::filesystem::exists(o.profile_path));
 }
 
 // The host's share of a batch: call by call it grows with n; a graph is one launch.

@@ -59,9 +59,12 @@ class StreamPipeline {
  public:
   // Allocates device buffers for max_in_flight batches, the stream and event pool, and, unless
   // options.traits is given, calibrates the copy parameters quickly. ResourceExhausted (not
-  // sticky) when the GPU lacks memory; InvalidArgument for bad options (checked before the
-  // device); Unavailable where there is no CUDA device or the driver is too old for the
-  // runtime; FailedPrecondition where options.profile_path is another card's profile.
+  // sticky) when the GPU lacks memory; InvalidArgument for bad options, every one checked
+  // before the device is read or calibrated (the model name, the adaptive and exploration
+  // options included); PermissionDenied where options.event_log cannot be opened for
+  // appending (also before the device); Unavailable where there is no CUDA device or the driver
+  // is too old for the runtime; FailedPrecondition where options.profile_path is another card's
+  // profile.
   static absl::StatusOr<StreamPipeline> Create(PipelineOptions options);
 
   StreamPipeline(StreamPipeline&&) noexcept;
@@ -96,9 +99,11 @@ class StreamPipeline {
   // not use this one. A batch of one item runs whole and reports no half.
   absl::StatusOr<BatchStats> MeasureKernelHalves(const HostBatch& batch);
 
-  // Asynchronous, in order: Submit enqueues a batch and returns; Collect waits for the oldest
-  // and returns its statistics (and, for pageable output, copies it out). At most
-  // max_in_flight batches between them.
+  // In order: Submit enqueues a batch and returns without waiting for its GPU work (it does
+  // wait where it stages pageable input into pinned memory, and where a planned measurement
+  // drains the batches on the GPU first: their results wait for Collect); Collect waits for the
+  // oldest and returns its statistics (and, for pageable output, copies it out). At most
+  // max_in_flight batches on the GPU at once; in_flight() counts the drained ones too.
   absl::Status Submit(const HostBatch& batch, std::optional<int> streams = std::nullopt);
   absl::StatusOr<BatchStats> Collect();
   int in_flight() const;  // submitted and not yet collected
@@ -106,8 +111,11 @@ class StreamPipeline {
   // Continuous streaming from `source` to `sink` (see BatchSource). Pinned host buffers for
   // max_in_flight + 1 batches are allocated at the first call and reused; nothing is allocated
   // per batch. Stops at the first error (the source's, the sink's or the GPU's) and returns it
-  // naming the batch; after a source error the batches already in flight are still delivered
-  // to the sink (their input was good), after any other error they are dropped.
+  // naming the batch (the pipeline's batch number, BatchStats::index); after a source error the
+  // batches already in flight are still delivered to the sink (their input was good), and an
+  // error in that delivery is said after the source's, whose code is returned; after any other
+  // error they are dropped. A stopped pipeline (a sticky error, a GPU that did not finish)
+  // refuses with FailedPrecondition before the source is asked for a batch.
   absl::StatusOr<ContinuousSummary> RunContinuous(BatchSource& source, BatchSink& sink,
                                                   const ContinuousOptions& options = {});
 

@@ -35,6 +35,13 @@ struct LaunchArgs {
 // Enqueues the kernel for one sub-chunk on args.stream and returns without synchronizing.
 // Called on the thread that runs the batch. A non-OK Status, or an exception, fails the batch
 // (the pipeline catches it; nothing crosses the library boundary).
+// Once, at the first batch, the pipeline also calls it for the whole batch inside a CUDA
+// stream capture (cudaStreamCaptureModeThreadLocal) to check that it enqueues on args.stream
+// and does not synchronize; that work never runs (docs/design.md). In that call a
+// synchronizing or allocating call (cudaMalloc, cudaStreamSynchronize, a library handle made
+// on first use) breaks the capture and fails the first batch (InvalidArgument, "broke stream
+// capture"): allocate scratch memory before, not in, the launcher; and do not count on its
+// calls (one more than the sub-chunks').
 using KernelLauncher = std::function<absl::Status(const LaunchArgs&)>;
 
 // How the copies and kernels of a batch's n sub-chunks are issued.
@@ -73,7 +80,9 @@ struct PipelineOptions {
 
   int device = 0;
   int max_streams = 32;    // streams per batch slot: n ranges over 1..max_streams
-  int max_in_flight = 1;   // batches submitted and not yet collected (1..8); each has its buffers
+  int max_in_flight = 1;   // batches submitted and not yet collected (1..8); each has its buffers.
+                           // RunContinuous overlaps batches only with 2 or more (the config
+                           // file's pipeline.max_in_flight defaults to 2)
   IssueOrder order = IssueOrder::kDepthFirst;
   IssueMode issue = IssueMode::kStreams;
   bool record_timeline = false;  // per-sub-chunk timing events (costs a little per chunk)
@@ -153,14 +162,15 @@ struct BatchStats {
 };
 
 // Continuous streaming: a source fills pinned input memory that the pipeline owns; the
-// pipeline runs the batches back to back (the copy-in of a batch overlaps the work of the
-// batches before it); a sink receives the results in order.
+// pipeline runs the batches back to back, up to max_in_flight at a time (with 2 or more the
+// copy-in of a batch overlaps the work of the batches before it); a sink receives the results
+// in order.
 class BatchSource {
  public:
   virtual ~BatchSource() = default;
   // Writes up to `max_items` items (in_bytes_per_item each) into `in` and returns how many;
-  // 0 ends the stream. Called while earlier batches run on the GPU, with the pipeline's device
-  // current. An error stops the run (the batches already in flight are delivered first), and so
+  // 0 ends the stream; a negative count is an error (InvalidArgument). Called while earlier
+  // batches run on the GPU (where max_in_flight >= 2), with the pipeline's device current. An error stops the run (the batches already in flight are delivered first), and so
   // does an exception (Unknown).
   virtual absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) = 0;
 };
@@ -175,8 +185,9 @@ class BatchSink {
 };
 
 struct ContinuousOptions {
-  std::int64_t max_batches = -1;        // stop after this many (-1: when the source ends)
-  std::int64_t items_per_batch = 0;     // 0: max_items_per_batch
+  std::int64_t max_batches = -1;        // stop after this many (-1: when the source ends; below
+                                        // -1: InvalidArgument)
+  std::int64_t items_per_batch = 0;     // 0: max_items_per_batch (negative: InvalidArgument)
   // A fixed n in [1, max_streams]; default: automatic. A batch the source fills with fewer
   // items than n runs at one stream per item.
   std::optional<int> streams;
