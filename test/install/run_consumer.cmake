@@ -8,12 +8,17 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
 # The build's own nvcc, where it has one: the consumer then must build README's .cu example.
+# (A CPU-only build has no architectures: an empty -DCMAKE_CUDA_ARCHITECTURES= failed the
+# consumer's enable_language(CUDA) where the machine has nvcc, before session 50.)
 set(cuda_args "")
 if(CUDA_COMPILER)
   set(cuda_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
 endif()
+if(CUDA_ARCH)
+  list(APPEND cuda_args -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH})
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja
-                        -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH}
+                        -DCMAKE_PREFIX_PATH=${prefix}
                         ${cuda_args}
                         "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
