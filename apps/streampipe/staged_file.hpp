@@ -5,9 +5,10 @@
 // output cannot be written. So the file is opened before the work starts (a bad path fails at
 // once), each step is on disk when Append returns, and an earlier `<path>` stays as it was until
 // Commit replaces it in one rename (a new file with the old one's permissions: another hard
-// link to the old file keeps the old contents, as after `sed -i` or an editor's save). Left uncommitted, the .partial file is kept where it holds
-// data (what was measured) and removed where it holds the header alone; a .partial file that an
-// earlier run left with data is never overwritten (Open refuses it, naming it).
+// link to the old file keeps the old contents, as after `sed -i` or an editor's save). Left
+// uncommitted, the .partial file is kept where it holds data (what was measured) and removed
+// where it holds the header alone; a .partial file that an earlier run left with data is never
+// overwritten (Open refuses it, naming it).
 //
 // A path that is a symbolic link stages beside the file it names, and replaces that file (the
 // link stays; a dangling link's file is created, a loop of links is refused). A path that

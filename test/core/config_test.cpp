@@ -491,7 +491,8 @@ TEST(DeviceProfileTest, AComputeCapabilityOrSmCountOfZeroIsRefusedNamingItsLine)
     ASSERT_NE(at, std::string::npos) << line;
     std::string edited = whole;
     edited.replace(at + 1, line.size(), line.substr(0, line.find('=') + 2) + "0");
-    const int line_no = static_cast<int>(std::count(whole.begin(), whole.begin() + at + 1, '\n')) + 1;
+    const int line_no =
+        static_cast<int>(std::count(whole.begin(), whole.begin() + at + 1, '\n')) + 1;
     absl::StatusOr<DeviceProfile> p = ParseDeviceProfile(edited, "p.toml");
     ASSERT_FALSE(p.ok()) << key << " = 0 was accepted";
     EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();

@@ -170,8 +170,9 @@ class BatchSource {
   virtual ~BatchSource() = default;
   // Writes up to `max_items` items (in_bytes_per_item each) into `in` and returns how many;
   // 0 ends the stream; a negative count is an error (InvalidArgument). Called while earlier
-  // batches run on the GPU (where max_in_flight >= 2), with the pipeline's device current. An error stops the run (the batches already in flight are delivered first), and so
-  // does an exception (Unknown).
+  // batches run on the GPU (where max_in_flight >= 2), with the pipeline's device current. An
+  // error stops the run (the batches already in flight are delivered first), and so does an
+  // exception (Unknown).
   virtual absl::StatusOr<std::int64_t> Fill(std::span<std::byte> in, std::int64_t max_items) = 0;
 };
 
