@@ -81,6 +81,18 @@ expect 64 "bad flag --calls=2000" "$dir/issue_cost" --calls=2000
 expect 64 "--seeds" "$dir/controller_replay" --seeds=0 x.csv
 expect 64 "--revisit-batches" "$dir/controller_replay" --revisit-batches=0 x.csv
 expect 64 "--samples-per-candidate" "$dir/controller_replay" --samples-per-candidate=33 x.csv
+# A sweep replayed with another profile than the one its rows name is refused (65), as
+# trace_replay refuses it (replayed quietly before session 50); a directory is no sweep (66).
+root="$(cd "$(dirname "$0")/.." && pwd)"
+sweep229="$root/docs/evidence/run229/sweep-1A1.csv.gz"
+if [ -f "$sweep229" ]; then
+  tmp_csv="$(mktemp)"
+  zcat "$sweep229" > "$tmp_csv"
+  expect 65 "was measured with the profile fnv1a64:51dd535dba0a7d8b" "$dir/controller_replay" \
+    "$tmp_csv" "$root/docs/evidence/run257/h200-1.toml" --seeds=1
+  rm -f "$tmp_csv"
+fi
+expect 66 ": a directory" "$dir/controller_replay" "$root" "$root/docs/evidence/run117/h100.toml"
 expect 64 "--list=-1" "$dir/trace_replay" --list=-1 a b c
 expect 64 "--set=adaptive.bogus=1" "$dir/trace_replay" --set=adaptive.bogus=1 a b c
 expect 64 "--set=noequals: not KEY=VALUE" "$dir/trace_replay" --set=noequals a b c

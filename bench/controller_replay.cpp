@@ -48,12 +48,13 @@
 // every n, the first batch at an n after another is unsettled (as in the pipeline) but otherwise
 // as fast as any; the sweep's medians are taken as the truth, which they are only to their
 // repeatability (docs/results.md). Exit 0, 64 for bad flags, 66 for an unreadable or invalid
-// input.
+// input, 65 for a profile other than the one the sweep's rows name (their `profile=` setting).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <iostream>
@@ -418,9 +419,12 @@ int main(int argc, char** argv) {
                  "[--show=TEXT]\n";
     return 64;
   }
+  std::error_code dir_error;
   std::ifstream in(files[0]);
-  if (!in) {
-    std::cerr << "controller_replay: cannot read " << files[0] << "\n";
+  if (!in || std::filesystem::is_directory(files[0], dir_error)) {
+    std::cerr << "controller_replay: cannot read " << files[0]
+              << (std::filesystem::is_directory(files[0], dir_error) ? ": a directory" : "")
+              << "\n";
     return 66;
   }
   std::stringstream text;
@@ -434,6 +438,19 @@ int main(int argc, char** argv) {
   if (!profile.ok()) {
     std::cerr << "controller_replay: " << profile.status().message() << "\n";
     return 66;
+  }
+  // The profile the rows name (settings' `profile=`), as trace_replay checks it: another card's
+  // profile replayed the controller from another start, quietly, before session 50. Rows that
+  // calibrated themselves or name none (before session 37) take PROFILE as given.
+  const std::string fingerprint = streampipe::DeviceProfileFingerprint(*profile);
+  for (const SweepPoint& p : *points) {
+    for (const auto& [key, value] : streampipe::ParseSweepSettings(p.settings)) {
+      if (key != "profile" || value == "calibrated" || value == fingerprint) continue;
+      std::cerr << "controller_replay: " << files[0] << " was measured with the profile " << value
+                << " (its rows' settings), and " << files[1] << " is " << fingerprint
+                << ": replay it with the profile the sweep ran with\n";
+      return 65;
+    }
   }
   std::map<std::tuple<std::string, std::string, double, double, double, std::string, std::string>,
            std::vector<SweepPoint>>

@@ -28,9 +28,11 @@
 // `--set=adaptive.carry_far_visits=true` and `=false` score that option as a pair.
 // `--list=0.10`: print every point whose error, replayed either way, exceeds it. A configuration
 // traced more than once (a sweep stopped after its trace and resumed) is replayed from its last
-// run; one the sweep's CSV lacks is reported and left out. Exit 0; 64 for bad flags; 66 for an
-// input that cannot be read (or no such profile); 65 for a malformed one, for a profile other
-// than the one the rows name, or where some configuration was left out (not in the CSV; its
+// run; one the sweep's CSV lacks, or one of the CSV's (with adaptive_runs > 0) the trace lacks,
+// is reported and left out. Exit 0; 64 for bad flags; 66 for an input that cannot be read (a
+// directory included, or no such profile); 65 for a malformed one (a trace without its columns,
+// or empty), for a profile other than the one the rows name, or where some configuration was
+// left out (not in the CSV or not in the trace; its
 // settings name a controller key at a value the key does not allow, said once per
 // configuration; or its traced batches were not the ones the controller planned: a trace of
 // another controller).
@@ -38,6 +40,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -233,6 +236,8 @@ Replayed Replay(const std::map<int, const SweepPoint*>& at, const std::vector<Tr
 }
 
 bool ReadFile(const std::string& path, std::string* out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;  // opens, and reads as empty
   std::ifstream in(path);
   if (!in) return false;
   std::stringstream text;
@@ -335,12 +340,25 @@ int main(int argc, char** argv) {
   std::map<SweepConfigKey, std::vector<TraceRow>> traces;
   std::vector<std::string> header;
   int line_no = 0;
+  // The columns read below: a trace without them (an empty file, another CSV) was replayed as
+  // no configuration at all, exit 0, before session 50.
+  static const char* const kTraceColumns[] = {
+      "workload", "grid",    "in_bytes", "out_bytes",  "intensity", "order",   "issue",
+      "adaptive_run", "batch", "kind", "streams", "settled", "elapsed_ms", "issue_ms",
+      "h2d_ms", "kernel_ms", "d2h_ms"};
   for (absl::string_view line : absl::StrSplit(trace_text, '\n', absl::SkipEmpty())) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     std::vector<std::string> f = absl::StrSplit(line, ',');
     if (line_no == 1) {
       header = f;
+      for (const char* column : kTraceColumns) {
+        if (std::find(header.begin(), header.end(), column) == header.end()) {
+          std::cerr << "trace_replay: " << files[1] << ":1: no column '" << column
+                    << "': not an adaptive trace (streampipe sweep --adaptive-trace)\n";
+          return 65;
+        }
+      }
       continue;
     }
     std::map<std::string, std::string> v;
@@ -373,7 +391,23 @@ int main(int argc, char** argv) {
     if (!rows.empty() && (t.run != rows.back().run || t.batch <= rows.back().batch)) rows.clear();
     rows.push_back(t);
   }
+  if (line_no == 0) {
+    std::cerr << "trace_replay: " << files[1] << ": empty: not an adaptive trace\n";
+    return 65;
+  }
   int failed = 0, fitted = 0;
+  // A configuration of the sweep whose adaptive run records its runs (adaptive_runs > 0) and
+  // that the trace lacks: a trace cut short, or another sweep's. Left out, and said (a trace cut
+  // at a line's end replayed 8 of 18 configurations, exit 0, before session 50).
+  for (const auto& [key, rows] : configs) {
+    const bool traced_run = std::any_of(rows.begin(), rows.end(),
+                                        [](const SweepPoint& p) { return p.adaptive_runs > 0; });
+    if (traced_run && traces.count(key) == 0) {
+      std::cerr << "trace_replay: " << files[1] << " lacks a configuration " << files[0]
+                << " holds (" << streampipe::ConfigKeyName(key) << "): left out\n";
+      ++failed;
+    }
+  }
   std::map<std::string, std::vector<Replayed>> by_mode;
   for (const auto& [key, rows] : traces) {
     auto cfg = configs.find(key);

@@ -81,5 +81,25 @@ echo "== run229/1A1 with the H200's profile: exit $rc: $err"
 [ "$rc" = 65 ] || { echo "FAIL: another profile: exit $rc (want 65)"; fails=$((fails + 1)); }
 echo "$err" | grep -q "was measured with the profile fnv1a64:51dd535dba0a7d8b (its rows' settings), and .*h200-1.toml is fnv1a64:b7007c8425344152" ||
   { echo "FAIL: another profile: the message names not both fingerprints"; fails=$((fails + 1)); }
+# A trace that is no trace, or cut short: refused (65), each missing configuration named (before
+# session 50 an empty trace, a header alone, a directory or a trace cut at a line's end replayed
+# what it held, exit 0: 8 of 18 configurations per mode for the first 3000 lines).
+h100="$root/docs/evidence/run117/h100.toml"
+head -3000 "$t/t.csv" > "$t/cut.csv"
+: > "$t/empty.csv"
+head -1 "$t/s.csv" > "$t/other.csv"  # a sweep's header: not a trace's
+for bad in cut empty other dir; do
+  trace="$t/$bad.csv"
+  [ "$bad" = dir ] && trace="$t"
+  err=$("$tool" "$t/s.csv" "$trace" "$h100" 2>&1 >/dev/null)
+  rc=$?
+  want=65
+  [ "$bad" = dir ] && want=66
+  echo "== a trace $bad: exit $rc: $(echo "$err" | head -1)"
+  [ "$rc" = "$want" ] || { echo "FAIL: trace $bad: exit $rc (want $want)"; fails=$((fails + 1)); }
+done
+err=$("$tool" "$t/s.csv" "$t/cut.csv" "$h100" 2>&1 >/dev/null)
+echo "$err" | grep -q "cut.csv lacks a configuration .* holds (.*): left out" ||
+  { echo "FAIL: the cut trace's missing configurations are not named"; fails=$((fails + 1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -246,9 +246,11 @@ absl::StatusOr<Calibration> Calibrate(const CalibrationOptions& o) {
   STREAMPIPE_ASSIGN_OR_RETURN(auto d2, DeviceBuffer<std::byte>::Create(max_bytes));
   for (std::size_t i = 0; i < max_bytes; i += 4096) h1.data()[i] = std::byte(i & 0xff);
   // Defined contents everywhere (compute-sanitizer initcheck; and copies of uninitialized memory
-  // measure nothing useful).
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemset(d1.data(), 0, max_bytes));
-  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemset(d2.data(), 0, max_bytes));
+  // measure nothing useful), finished before the first copy: b.s1 and b.s2 do not wait for the
+  // legacy default stream, where cudaMemset ran before session 50 (without blocking the host).
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d1.data(), 0, max_bytes, b.s1.get()));
+  STREAMPIPE_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d2.data(), 0, max_bytes, b.s1.get()));
+  STREAMPIPE_RETURN_IF_ERROR(Quiesce(b));  // bounded
 
   auto copy = [&](void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                   cudaStream_t s) -> absl::Status {

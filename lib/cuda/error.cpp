@@ -28,6 +28,10 @@ bool IsStickyCudaError(cudaError_t error) {
     case cudaErrorECCUncorrectable:
     case cudaErrorContained:
     case cudaErrorTensorMemoryLeak:
+    // driver_types.h (CUDA 13.0): "the process must be terminated and relaunched" (not
+    // listed here before session 50).
+    case cudaErrorMpsClientTerminated:
+    case cudaErrorExternalDevice:
       return true;
     default:
       return false;

@@ -69,7 +69,7 @@ absl::StatusOr<Graph> Graph::EndCapture(StreamRef stream) {
   cudaGraph_t g = nullptr;
   const cudaError_t e = cudaStreamEndCapture(stream.get(), &g);
   if (e != cudaSuccess) {
-    if (g != nullptr) (void)cudaGraphDestroy(g);
+    if (g != nullptr) STREAMPIPE_CUDA_CHECK_NOTHROW(cudaGraphDestroy(g));
     (void)cudaGetLastError();  // an invalidated capture leaves a non-sticky error behind
     return CudaErrorStatus(e, "cudaStreamEndCapture (a call not allowed while capturing?)",
                            __FILE__, __LINE__);

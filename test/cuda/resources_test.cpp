@@ -139,6 +139,26 @@ TEST_F(ResourcesTest, CudaErrorStatusNamesCallAndError) {
   EXPECT_TRUE(CudaErrorStatus(cudaSuccess, "x", "f", 1).ok());
 }
 
+// Every error after which driver_types.h (CUDA 13.0) says "the process must be terminated and
+// relaunched", or that leaves the context unusable, is sticky; errors of a call alone are not.
+// cudaErrorMpsClientTerminated and cudaErrorExternalDevice were not, before session 50. No GPU
+// needed: runs on CI.
+TEST(CudaErrorTest, TheErrorsThatNeedARestartAreSticky) {
+  for (const cudaError_t e :
+       {cudaErrorIllegalAddress, cudaErrorLaunchTimeout, cudaErrorAssert,
+        cudaErrorHardwareStackError, cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,
+        cudaErrorInvalidAddressSpace, cudaErrorInvalidPc, cudaErrorLaunchFailure,
+        cudaErrorContained, cudaErrorTensorMemoryLeak, cudaErrorMpsClientTerminated,
+        cudaErrorExternalDevice}) {
+    EXPECT_TRUE(IsStickyCudaError(e)) << cudaGetErrorName(e);
+  }
+  for (const cudaError_t e : {cudaSuccess, cudaErrorInvalidValue, cudaErrorMemoryAllocation,
+                              cudaErrorNotReady, cudaErrorStreamCaptureInvalidated,
+                              cudaErrorInvalidResourceHandle, cudaErrorNoDevice}) {
+    EXPECT_FALSE(IsStickyCudaError(e)) << cudaGetErrorName(e);
+  }
+}
+
 TEST_F(ResourcesTest, WaitIsBoundedByItsTimeout) {
   // A kernel that runs longer than the timeout: the wait returns DeadlineExceeded.
   auto s = Stream::Create();

@@ -9,8 +9,8 @@
 //  - kShared: a shared-memory privatized histogram per block; cost nearly independent of
 //    content. Where the device launches thread-block clusters (sm_90 and newer, and a build with
 //    code for them), a frame's blocks (at most 8) form one cluster and merge their bins through
-//    distributed shared memory, each bin stored once (frames up to 32768 pixels: one block a
-//    frame, stored directly): the launcher issues nothing but the kernel. Elsewhere it is
+//    distributed shared memory, each bin stored once (frames of fewer than 40960 pixels, 5 x
+//    8192: one block a frame, stored directly): the launcher issues nothing but the kernel. Elsewhere it is
 //    kSharedAtomic.
 //  - kSharedAtomic: the same count, merged into the frame's histogram with one global atomic
 //    per bin, into an output the launcher zeroes first with cudaMemsetAsync (1 KiB a frame).
