@@ -699,6 +699,7 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
     // With the reason (a missing file and one not readable read alike before session 50).
     absl::string_view why = r.message();
     absl::ConsumePrefix(&why, read_path + ": ");
+    absl::ConsumePrefix(&why, "cannot read: ");  // said once, by `unreadable`
     return Fail(kCommand, kExitNoInput, absl::StrCat(unreadable, ": ", why));
   }
   if (csv.rfind("\x1f\x8b", 0) == 0) {  // gzip's magic bytes

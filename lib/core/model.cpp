@@ -99,8 +99,9 @@ class GomezLunaCc2 final : public StreamModel {
 
 // ---------------------------------------------------------------------------------------------
 // van Werkhoven et al. (seed 003), Fig. 7. x = B*G, lat = L+o, gap = g. The paper does not
-// state how the dominant-kernel case is told from the dominant-transfers case; we use the
-// copy that the kernel has to hide per stream (docs/models.md, "Regimes").
+// state how the dominant-kernel case is told from the dominant-transfers case: the predictions
+// are the maximum of both (each a critical path; docs/models.md, "Regimes"), and the §VI closed
+// forms choose their case by the copy that the kernel has to hide per stream.
 class WerkhovenSync1ce final : public StreamModel {
  public:
   ModelKind kind() const override { return ModelKind::kWerkhovenSync1ce; }

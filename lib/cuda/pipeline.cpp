@@ -15,10 +15,12 @@
 #include <fstream>
 #include <map>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/parallel_copy.hpp"
@@ -397,13 +399,29 @@ absl::Status StreamPipeline::Impl::Init() {
                              : ao.exploration.samples_per_candidate + 1;
   }
   STREAMPIPE_RETURN_IF_ERROR(ValidateAdaptiveOptions(ao));
+  if (opt_.traits) {
+    if (absl::Status t = ValidateTraits(*opt_.traits); !t.ok()) {
+      return AnnotateStatus(t, "PipelineOptions::traits");
+    }
+  }
+  // The event log is opened here, to fail before the device is read; one this call creates is
+  // removed again where Create fails after it (nothing left behind by a failed Create).
+  bool created_log = false;
   if (!opt_.event_log.empty()) {
+    std::error_code ec;
+    created_log = !std::filesystem::exists(opt_.event_log, ec);
     event_log_.open(opt_.event_log, std::ios::app);
     if (!event_log_) {
       return absl::PermissionDeniedError(
           absl::StrCat("cannot open the event log ", opt_.event_log, " for appending"));
     }
   }
+  absl::Cleanup remove_created_log = [&] {
+    if (!created_log) return;
+    event_log_.close();
+    std::error_code ec;
+    std::filesystem::remove(opt_.event_log, ec);
+  };
   STREAMPIPE_ASSIGN_OR_RETURN(DeviceInfo info, ReadDevice(opt_.device));
   DeviceScope device;  // the caller's device again after Init
   STREAMPIPE_RETURN_IF_ERROR(device.Enter(opt_.device));
@@ -423,12 +441,11 @@ absl::Status StreamPipeline::Impl::Init() {
     STREAMPIPE_ASSIGN_OR_RETURN(Calibration cal, Calibrate(c));
     traits = cal.profile.traits;
   }
-  // Traits the caller gave (or a profile's): checked here, where a bad one would otherwise
-  // leave every derivation at n = 1 with no error.
+  // A profile's or the calibration's traits (the caller's were checked above): checked here,
+  // where a bad one would otherwise leave every derivation at n = 1 with no error.
   if (absl::Status t = ValidateTraits(traits); !t.ok()) {
-    return AnnotateStatus(t, opt_.traits                   ? "PipelineOptions::traits"
-                             : !opt_.profile_path.empty() ? "the device profile"
-                                                          : "the quick calibration");
+    return AnnotateStatus(t, !opt_.profile_path.empty() ? "the device profile"
+                                                        : "the quick calibration");
   }
   STREAMPIPE_ASSIGN_OR_RETURN(std::unique_ptr<StreamModel> model,
                               MakeModel(opt_.model, traits));
@@ -491,6 +508,7 @@ absl::Status StreamPipeline::Impl::Init() {
   STREAMPIPE_ASSIGN_OR_RETURN(epoch_, TimedEvent::Create());
   STREAMPIPE_RETURN_IF_ERROR(epoch_.Record(slots_[0].origin));
   STREAMPIPE_RETURN_IF_ERROR(epoch_.Wait(opt_.wait_timeout));
+  std::move(remove_created_log).Cancel();  // created, and kept
   return absl::OkStatus();
 }
 
@@ -1456,9 +1474,10 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
         eof = true;
         break;
       }
-      if (*items < 0) {  // 0 ends the stream; a negative count is no count
+      if (*items < 0) {  // 0 ends the stream; a negative count is no count: the source's error
         failure = absl::InvalidArgumentError(
             absl::StrCat(where(), ": the source returned ", *items, " items (0 ends the stream)"));
+        source_failed = true;  // the batches in flight are good: delivered
         break;
       }
       if (*items > per_batch) {
@@ -1497,12 +1516,21 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
         // The first error is the one returned (its code), the later one said after it: a
         // source error was replaced by a failed delivery of a batch in flight, before
         // session 50.
-        failure = failure.ok() ? s
-                               : absl::Status(failure.code(),
-                                              absl::StrCat(failure.message(),
-                                                           "; then, delivering a batch in "
-                                                           "flight: ",
-                                                           s.message()));
+        // The payloads of both stay (a sticky CUDA error in the delivery is still one).
+        if (failure.ok()) {
+          failure = s;
+        } else {
+          absl::Status both(failure.code(), absl::StrCat(failure.message(),
+                                                         "; then, delivering a batch in flight: ",
+                                                         s.message()));
+          failure.ForEachPayload([&](absl::string_view url, const absl::Cord& payload) {
+            both.SetPayload(url, payload);
+          });
+          s.ForEachPayload([&](absl::string_view url, const absl::Cord& payload) {
+            if (!both.GetPayload(url)) both.SetPayload(url, payload);
+          });
+          failure = std::move(both);
+        }
         deliver_rest = false;
       }
     } else {

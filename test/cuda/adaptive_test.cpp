@@ -502,12 +502,15 @@ TEST_F(AdaptiveGpuTest, SourceAndSinkErrorsStopTheRunNamingTheBatch) {
       return ++fills == 2 ? -1 : m;
     }
   } negative;
-  r = p->RunContinuous(negative, sink);
+  index_sink.n = 0;
+  index_sink.fail_at = -1;
+  r = p->RunContinuous(negative, index_sink);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
   EXPECT_NE(r.status().message().find("the source returned -1 items (0 ends the stream)"),
             std::string::npos)
       << r.status();
+  EXPECT_EQ(index_sink.n, 1) << "the batch in flight before the source's error is delivered";
   for (const auto& [items, batches] : {std::pair<std::int64_t, std::int64_t>{-1, 5}, {0, -2}}) {
     negative.fills = 0;
     ContinuousOptions bad;

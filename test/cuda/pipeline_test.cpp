@@ -429,6 +429,36 @@ TEST(PipelineOptionsTest, BadOptionsAreNamedBeforeTheDeviceIsRead) {
       << p.status();
   // Nothing was calibrated on their account: no profile written.
   EXPECT_FALSE(std::filesystem::exists(o.profile_path));
+  // The caller's traits too (a NaN read "no CUDA device" without a GPU before session 50).
+  o = base();
+  DeviceTraits bad = DeviceTraits::H100Anchors();
+  bad.stream_overhead_ms = std::numeric_limits<double>::quiet_NaN();
+  o.traits = bad;
+  p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+  EXPECT_NE(p.status().message().find("PipelineOptions::traits"), std::string::npos)
+      << p.status();
+  // An event log opened early and Create failing after it (no GPU: Unavailable; with one, 32 TiB
+  // of buffers: ResourceExhausted): a log this call created is removed, one that was there kept
+  // as it was.
+  const std::string log = ::testing::TempDir() + "/failed_create_events.log";
+  std::remove(log.c_str());
+  o = base();
+  o.traits = DeviceTraits::H100Anchors();
+  o.max_items_per_batch = std::int64_t{1} << 43;  // x 4 bytes each way
+  o.event_log = log;
+  p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_FALSE(std::filesystem::exists(log)) << p.status();
+  { std::ofstream(log) << "an earlier run's events\n"; }
+  p = StreamPipeline::Create(o);
+  ASSERT_FALSE(p.ok());
+  std::ifstream kept(log);
+  std::string line;
+  std::getline(kept, line);
+  EXPECT_EQ(line, "an earlier run's events");
+  std::remove(log.c_str());
 }
 
 // The host's share of a batch: call by call it grows with n; a graph is one launch.

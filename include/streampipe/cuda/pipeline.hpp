@@ -61,10 +61,10 @@ class StreamPipeline {
   // options.traits is given, calibrates the copy parameters quickly. ResourceExhausted (not
   // sticky) when the GPU lacks memory; InvalidArgument for bad options, every one checked
   // before the device is read or calibrated (the model name, the adaptive and exploration
-  // options included); PermissionDenied where options.event_log cannot be opened for
-  // appending (also before the device); Unavailable where there is no CUDA device or the driver
-  // is too old for the runtime; FailedPrecondition where options.profile_path is another card's
-  // profile.
+  // options and options.traits included); PermissionDenied where options.event_log cannot be
+  // opened for appending (also before the device; a log Create made is removed where Create
+  // then fails); Unavailable where there is no CUDA device or the driver is too old for the
+  // runtime; FailedPrecondition where options.profile_path is another card's profile.
   static absl::StatusOr<StreamPipeline> Create(PipelineOptions options);
 
   StreamPipeline(StreamPipeline&&) noexcept;
