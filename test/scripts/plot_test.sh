@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# ctest plot_script: bench/plot.py on the sample sweep CSV writes its figures (PNG files), and on
-# a bad CSV fails naming the file's own line (blank lines counted, as `sweep --from` counts them).
+# ctest plot_script: bench/plot.py on the sample sweep CSV writes its figures (PNG files), with
+# a batch's timeline from the sample trace (test/core/data/trace_sample.json, run 34's
+# depth-first batch at n = 8), and on a bad CSV fails naming the file's own line (blank lines
+# counted, as `sweep --from` counts them).
 #   plot_test.sh ROOT
 # Skipped (exit 77) where no python3 here has matplotlib (scripts/setup installs it).
 set -u
@@ -25,10 +27,21 @@ fail() {
 }
 sample="$root/test/core/data/sweep_sample.csv"
 
-# The sample: two figures, each a PNG.
-if ! "$py" "$root/bench/plot.py" "$sample" --out "$tmp/fig" > "$tmp/out.txt" 2>&1; then
+# The sample: three figures, each a PNG (measured against predicted, chosen against best, the
+# timeline).
+if ! "$py" "$root/bench/plot.py" "$sample" --out "$tmp/fig" \
+     --trace "$root/test/core/data/trace_sample.json" > "$tmp/out.txt" 2>&1; then
   fail "plot.py on the sample: $(cat "$tmp/out.txt")"
 fi
+[ -f "$tmp/fig/timeline_trace_sample.png" ] || fail "no timeline_trace_sample.png"
+# A trace that is no trace is named.
+echo '{"traceEvents": []}' > "$tmp/empty_trace.json"
+if "$py" "$root/bench/plot.py" "$sample" --out "$tmp/t" --trace "$tmp/empty_trace.json" \
+     > "$tmp/t.txt" 2>&1; then
+  fail "plot.py accepted a trace with no events"
+fi
+grep -q "empty_trace.json: no copy or kernel events" "$tmp/t.txt" ||
+  fail "empty trace: $(cat "$tmp/t.txt")"
 pngs=0
 for f in "$tmp"/fig/*.png; do
   [ -f "$f" ] || continue
@@ -38,7 +51,7 @@ for f in "$tmp"/fig/*.png; do
     fail "$f is not a PNG"
   fi
 done
-[ "$pngs" -ge 2 ] || fail "expected at least 2 PNG figures, found $pngs"
+[ "$pngs" -ge 3 ] || fail "expected at least 3 PNG figures, found $pngs"
 
 # A bad value on the file's line 6, after a blank line 3.
 awk -F, -v OFS=, 'NR==3{print ""} NR==5{$8="abc"}1' "$sample" > "$tmp/bad.csv"
