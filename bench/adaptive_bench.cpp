@@ -50,6 +50,7 @@
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/workloads.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -532,6 +533,14 @@ absl::StatusOr<std::string> ParseArgs(int argc, char** argv) {
 }  // namespace streampipe
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "adaptive_bench",
+          "[stationary|two-phase|continuous|all|ramp|switch] [--batches=N] "
+          "[--two-phase-mib=6.5] [--heavy-ratio=2] [--measure-batches=1] [--probe-ratio=3] "
+          "[--drift-threshold=0.1] [--second-visit-batches=0] [--check-anchor=1] "
+          "[--issue=streams|graph] [--ramp-repeats=7]")) {
+    return 0;
+  }
   using namespace streampipe;
   absl::StatusOr<std::string> parsed = ParseArgs(argc, argv);
   if (!parsed.ok()) {

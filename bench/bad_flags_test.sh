@@ -113,5 +113,24 @@ if [ -n "$matmul" ]; then
   expect 64 "one argument, not 2" "$matmul" 12x 5
   expect 69 "no CUDA device" "$matmul" 64
 fi
+# --help (and -h): the synopsis on stdout, exit 0, before any GPU is looked for (an unknown
+# flag, 64, before session 50).
+for tool in adaptive_bench histogram_bench soak histogram_shapes issue_cost trace_replay \
+            controller_replay inline_ladder instance_spread; do
+  if [ ! -x "$dir/$tool" ]; then
+    [ "$allow_missing" = 1 ] && { echo "skip: $tool"; continue; }
+    echo "FAIL: $tool is not in $dir"; fails=$((fails + 1)); continue
+  fi
+  for flag in --help -h; do
+    out="$(CUDA_VISIBLE_DEVICES=-1 timeout 60 "$dir/$tool" "$flag" 2>/dev/null)"
+    rc=$?
+    if [ "$rc" != 0 ] || [[ "$out" != "usage: $tool "* ]] || [[ "$out" != *"bench/$tool.cpp"* ]]; then
+      echo "FAIL: $tool $flag: exit $rc, stdout: $out"
+      fails=$((fails + 1))
+    else
+      echo "ok: $tool $flag -> 0: $(echo "$out" | head -c 60)..."
+    fi
+  done
+done
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -72,6 +72,7 @@
 #include "streampipe/core/statistics.hpp"
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
+#include "bench_help.hpp"
 
 namespace {
 
@@ -305,6 +306,15 @@ Result Replay(const std::vector<SweepPoint>& points, const streampipe::DeviceTra
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "controller_replay",
+          "SWEEP.csv PROFILE.toml [--batches=N>=1] [--max-batches=B] [--seeds=N>=1] "
+          "[--noise=SD>=0] [--slow=SHARE:EXCESS] [--slow-run=L] [--slow-issue] [--worst=N>=0] "
+          "[--probe-ratio=R] [--second-visit-batches=S] [--revisit-batches=R] "
+          "[--samples-per-candidate=K] [--kernel-half-share=S] [--breadth-first-issue-share=F] "
+          "[--no-kernel-halves] [--burst=FROM:TO:EXCESS] [--show=TEXT]")) {
+    return 0;
+  }
   Settings s;
   std::vector<std::string> files;
   // A whole flag value as a number, or false.

@@ -35,6 +35,7 @@
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/video/frame_source.hpp"
 #include "streampipe/video/histogram_cpu.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -279,6 +280,12 @@ void Section44() {
 }  // namespace streampipe
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "histogram_bench",
+          "[sizes|s44|all|contdiag] [--frames=N] [--cont-batches=N] "
+          "[--kernel=shared|shared-atomic]")) {
+    return 0;
+  }
   using namespace streampipe;
   std::string what = "all";
   for (int i = 1; i < argc; ++i) {

@@ -29,6 +29,7 @@
 #include "streampipe/cuda/event.hpp"
 #include "streampipe/cuda/histogram.hpp"
 #include "streampipe/cuda/stream.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -182,6 +183,11 @@ int Run(int launches) {
 }  // namespace streampipe
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "histogram_shapes",
+          "[--launches=41]")) {
+    return 0;
+  }
   int launches = 41;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--launches=", 11) == 0) {

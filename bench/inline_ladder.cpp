@@ -20,6 +20,7 @@
 #include "streampipe/cuda/calibrate.hpp"
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/pipeline_types.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -60,6 +61,11 @@ absl::StatusOr<Args> Parse(int argc, char** argv) {
 }
 
 int Main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "inline_ladder",
+          "[--streams=8,32,128] [--issue=streams,graph] [--repeat=2] [--reps=21]")) {
+    return 0;
+  }
   absl::StatusOr<Args> args = Parse(argc, argv);
   if (!args.ok()) {
     std::fprintf(stderr, "inline_ladder: %s\n", std::string(args.status().message()).c_str());

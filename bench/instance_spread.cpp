@@ -38,6 +38,7 @@
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/pipeline.hpp"
 #include "streampipe/cuda/workloads.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -241,6 +242,14 @@ absl::Status Measure(const Args& a, int iters, IssueOrder order, IssueMode mode,
 }
 
 int Main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "instance_spread",
+          "[--instances=4] [--rounds=6] [--per-visit=3] [--size-mib=64 (at most 4096)] "
+          "[--iters=1,200,500] [--orders=depth-first,breadth-first,engine-per-stream] "
+          "[--issue=streams,graph] [--streams=1,2,4,8,16,32,64,128] [--host-per-instance] "
+          "[--batches=FILE]")) {
+    return 0;
+  }
   absl::StatusOr<Args> args = Parse(argc, argv);
   if (!args.ok()) {
     std::fprintf(stderr, "instance_spread: %s\n", std::string(args.status().message()).c_str());

@@ -23,6 +23,7 @@
 #include "streampipe/cuda/device.hpp"
 #include "streampipe/cuda/error.hpp"
 #include "streampipe/cuda/stream.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -103,6 +104,11 @@ absl::Status Run(int rounds, int calls) {
 }  // namespace streampipe
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "issue_cost",
+          "[--rounds=31] [--calls=64]")) {
+    return 0;
+  }
   int rounds = 31, calls = 64;
   for (int i = 1; i < argc; ++i) {
     const bool is_rounds = std::strncmp(argv[i], "--rounds=", 9) == 0;

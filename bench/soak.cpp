@@ -35,6 +35,7 @@
 #include "streampipe/cuda/resource_counts.hpp"
 #include "streampipe/video/frame_source.hpp"
 #include "streampipe/video/histogram_cpu.hpp"
+#include "bench_help.hpp"
 
 namespace streampipe {
 namespace {
@@ -156,6 +157,12 @@ class CheckingSink : public BatchSink {
 }  // namespace streampipe
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "soak",
+          "[--frames=1000000 (at least 12288)] [--width=704] [--height=576] "
+          "[--remeasure-every=20000]")) {
+    return 0;
+  }
   using namespace streampipe;
   std::int64_t frames = 1'000'000;
   int width = 704, height = 576;

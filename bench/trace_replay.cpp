@@ -60,6 +60,7 @@
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
 #include "streampipe/core/sweep_plan.hpp"
+#include "bench_help.hpp"
 
 namespace {
 
@@ -267,6 +268,11 @@ struct Errors {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (streampipe::bench::PrintedHelp(
+          argc, argv, "trace_replay",
+          "SWEEP.csv TRACE.csv PROFILE.toml [--set=KEY=VALUE]... [--list=THRESHOLD]")) {
+    return 0;
+  }
   std::vector<std::string> files;
   double list = -1.0;
   Overrides overrides;  // --set, in order
