@@ -73,6 +73,7 @@
 #include "streampipe/core/stream_controller.hpp"
 #include "streampipe/core/sweep.hpp"
 #include "bench_help.hpp"
+#include "bench_profile.hpp"
 
 namespace {
 
@@ -449,18 +450,13 @@ int main(int argc, char** argv) {
     std::cerr << "controller_replay: " << profile.status().message() << "\n";
     return 66;
   }
-  // The profile the rows name (settings' `profile=`), as trace_replay checks it: another card's
-  // profile replayed the controller from another start, quietly, before session 50. Rows that
-  // calibrated themselves or name none (before session 37) take PROFILE as given.
-  const std::string fingerprint = streampipe::DeviceProfileFingerprint(*profile);
-  for (const SweepPoint& p : *points) {
-    for (const auto& [key, value] : streampipe::ParseSweepSettings(p.settings)) {
-      if (key != "profile" || value == "calibrated" || value == fingerprint) continue;
-      std::cerr << "controller_replay: " << files[0] << " was measured with the profile " << value
-                << " (its rows' settings), and " << files[1] << " is " << fingerprint
-                << ": replay it with the profile the sweep ran with\n";
-      return 65;
-    }
+  // The profile the rows name (bench_profile.hpp), as trace_replay checks it: another card's
+  // profile replayed the controller from another start, quietly, before session 50.
+  if (const std::string why =
+          streampipe::bench::ProfileMismatch(*points, *profile, files[0], files[1]);
+      !why.empty()) {
+    std::cerr << "controller_replay: " << why << "\n";
+    return 65;
   }
   std::map<std::tuple<std::string, std::string, double, double, double, std::string, std::string>,
            std::vector<SweepPoint>>

@@ -61,6 +61,7 @@
 #include "streampipe/core/sweep.hpp"
 #include "streampipe/core/sweep_plan.hpp"
 #include "bench_help.hpp"
+#include "bench_profile.hpp"
 
 namespace {
 
@@ -325,20 +326,12 @@ int main(int argc, char** argv) {
     return absl::IsNotFound(profile.status()) || absl::IsPermissionDenied(profile.status()) ? 66
                                                                                               : 65;
   }
-  // The rows name the profile they were measured with (settings' `profile=`, since session
-  // 37): replaying them with another one would score another controller's start, quietly
-  // (run 258's first sweep with the H100's profile instead of the H200's it ran with: 1.14 %).
-  // `profile=calibrated` (the sweep calibrated itself; that profile was not kept) and rows
-  // from before the key are replayed with PROFILE.toml as given.
-  const std::string fingerprint = streampipe::DeviceProfileFingerprint(*profile);
-  for (const SweepPoint& p : *points) {
-    for (const auto& [key, value] : streampipe::ParseSweepSettings(p.settings)) {
-      if (key != "profile" || value == "calibrated" || value == fingerprint) continue;
-      std::cerr << "trace_replay: " << files[0] << " was measured with the profile " << value
-                << " (its rows' settings), and " << files[2] << " is " << fingerprint
-                << ": replay it with the profile the sweep ran with\n";
-      return 65;
-    }
+  // The profile the rows name (bench_profile.hpp).
+  if (const std::string why =
+          streampipe::bench::ProfileMismatch(*points, *profile, files[0], files[2]);
+      !why.empty()) {
+    std::cerr << "trace_replay: " << why << "\n";
+    return 65;
   }
   std::map<SweepConfigKey, std::vector<SweepPoint>> configs;
   for (const SweepPoint& p : *points) configs[streampipe::ConfigKeyOf(p)].push_back(p);
