@@ -671,12 +671,11 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   // 50), or be staged in it (`<summary>.partial`).
   const std::string read_path = from_stdin ? "/dev/stdin" : csv_path;
   const std::string staged_path = StagedFile::PartialPathFor(summary_path);
-  if (!summary_path.empty() && summary_path != "-" &&
-      (SameFile(read_path, summary_path) ||
-       (!staged_path.empty() && SameFile(read_path, staged_path)))) {
+  const bool a_file = !summary_path.empty() && summary_path != "-";
+  const bool is_it = a_file && SameFile(read_path, summary_path);
+  if (is_it || (a_file && !staged_path.empty() && SameFile(read_path, staged_path))) {
     return Fail(kCommand, kExitUsage,
-                absl::StrCat("--summary=", summary_path,
-                             SameFile(read_path, summary_path) ? " is" : " is staged in",
+                absl::StrCat("--summary=", summary_path, is_it ? " is" : " is staged in",
                              from_stdin ? " the file on stdin (--from=-)" : " the --from file",
                              " itself; name another file for the summary"));
   }

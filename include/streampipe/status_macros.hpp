@@ -16,20 +16,27 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
+#include "absl/strings/string_view.h"
 
 namespace streampipe {
 
-// `status` with "<prefix>: " in front of its message, same code and payloads (so that, e.g.,
-// a CUDA error stays recognisably sticky). OK stays OK.
+// `status` with `message` instead of its own, same code and payloads (so that, e.g., a CUDA
+// error stays recognisably sticky). OK stays OK.
+inline absl::Status WithMessage(const absl::Status& status, absl::string_view message) {
+  if (status.ok()) return status;
+  absl::Status out(status.code(), message);
+  status.ForEachPayload(
+      [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  return out;
+}
+
+// `status` with "<prefix>: " in front of its message, same code and payloads. OK stays OK.
 inline absl::Status AnnotateStatus(const absl::Status& status, std::string_view prefix) {
   if (status.ok()) return status;
   std::string msg(prefix);
   msg += ": ";
   msg.append(status.message().data(), status.message().size());
-  absl::Status out(status.code(), msg);
-  status.ForEachPayload(
-      [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
-  return out;
+  return WithMessage(status, msg);
 }
 
 }  // namespace streampipe

@@ -1520,12 +1520,10 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
         if (failure.ok()) {
           failure = s;
         } else {
-          absl::Status both(failure.code(), absl::StrCat(failure.message(),
-                                                         "; then, delivering a batch in flight: ",
-                                                         s.message()));
-          failure.ForEachPayload([&](absl::string_view url, const absl::Cord& payload) {
-            both.SetPayload(url, payload);
-          });
+          absl::Status both = WithMessage(
+              failure,
+              absl::StrCat(failure.message(), "; then, delivering a batch in flight: ",
+                           s.message()));
           s.ForEachPayload([&](absl::string_view url, const absl::Cord& payload) {
             if (!both.GetPayload(url)) both.SetPayload(url, payload);
           });

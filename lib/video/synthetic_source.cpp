@@ -153,6 +153,27 @@ class SyntheticSource final : public FrameSource {
   std::int64_t next_ = 0;
 };
 
+// The format of scene `scene` (SyntheticFormatAt's, and MakeSyntheticSource's check).
+FrameFormat SceneFormat(const SyntheticOptions& options, std::int64_t scene) {
+  FrameFormat f{options.width, options.height, options.format};
+  if (options.pattern != SyntheticPattern::kResolutionChanges) return f;
+  const int half_w = std::max(options.width / 2, 1);
+  const int half_h = std::max(options.height / 2, 1);
+  switch (scene % 3) {
+    case 1:
+      f.width = half_w;
+      f.height = half_h;
+      break;
+    case 2:
+      f.width = half_w + 1;
+      f.height = half_h + 3;
+      break;
+    default:
+      break;
+  }
+  return f;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<FrameSource>> MakeSyntheticSource(const SyntheticOptions& options) {
@@ -164,15 +185,14 @@ absl::StatusOr<std::unique_ptr<FrameSource>> MakeSyntheticSource(const Synthetic
         ": width and height must be positive and W*H at most 2^31"));
   }
   // Every scene's size, not the first's alone: the third scene of resolution-changes is
-  // (W/2+1)x(H/2+3) (SyntheticFormatAt; the second, half the first, is never larger), 2^32
-  // pixels from 2147483647x1, accepted before session 50.
-  if (options.pattern == SyntheticPattern::kResolutionChanges) {
-    const std::uint64_t w3 = static_cast<std::uint64_t>(std::max(options.width / 2, 1)) + 1;
-    const std::uint64_t h3 = static_cast<std::uint64_t>(std::max(options.height / 2, 1)) + 3;
-    if (w3 * h3 > kMaxPixels) {
+  // (W/2+1)x(H/2+3), 2^32 pixels from 2147483647x1, accepted before session 50.
+  for (int scene = 1; scene < 3; ++scene) {
+    const FrameFormat f = SceneFormat(options, scene);
+    if (static_cast<std::uint64_t>(f.width) * static_cast<std::uint64_t>(f.height) > kMaxPixels) {
       return absl::InvalidArgumentError(absl::StrCat(
           "synthetic source: frame size ", options.width, "x", options.height,
-          " gives resolution-changes a third scene of ", w3, "x", h3,
+          " gives resolution-changes a ", scene == 1 ? "second" : "third", " scene of ",
+          f.width, "x", f.height,
           ": W*H must be at most 2^31 in every scene"));
     }
   }
@@ -193,24 +213,7 @@ absl::StatusOr<std::unique_ptr<FrameSource>> MakeSyntheticSource(const Synthetic
 }
 
 FrameFormat SyntheticFormatAt(const SyntheticOptions& options, std::int64_t index) {
-  FrameFormat f{options.width, options.height, options.format};
-  if (options.pattern != SyntheticPattern::kResolutionChanges) return f;
-  const std::int64_t scene = index / std::max(options.scene_length, 1);
-  const int half_w = std::max(options.width / 2, 1);
-  const int half_h = std::max(options.height / 2, 1);
-  switch (scene % 3) {
-    case 1:
-      f.width = half_w;
-      f.height = half_h;
-      break;
-    case 2:
-      f.width = half_w + 1;
-      f.height = half_h + 3;
-      break;
-    default:
-      break;
-  }
-  return f;
+  return SceneFormat(options, index / std::max(options.scene_length, 1));
 }
 
 void GenerateSyntheticFrame(const SyntheticOptions& options, std::int64_t index,

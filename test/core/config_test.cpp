@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "streampipe/core/device_profile.hpp"
+#include "streampipe/status_macros.hpp"
 
 namespace streampipe {
 namespace {
@@ -523,6 +524,24 @@ TEST(DeviceProfileTest, TheInlinePathRoundTripsAndOlderProfilesHaveNone) {
   EXPECT_NE(back.status().message().find("bad.toml"), std::string::npos) << back.status();
   EXPECT_NE(back.status().message().find("h2d.inline_max_bytes"), std::string::npos)
       << back.status();
+}
+
+// WithMessage and AnnotateStatus keep the code and every payload (the pipeline's combined
+// error and every annotated CUDA error rely on it: a sticky error must stay sticky).
+TEST(StatusMacrosTest, TheMessageChangesAndTheCodeAndPayloadsStay) {
+  absl::Status s = absl::DataLossError("the camera went away");
+  s.SetPayload("streampipe/cuda_error", absl::Cord("700,sticky"));
+  const absl::Status w = WithMessage(s, "another message");
+  EXPECT_EQ(w.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(w.message(), "another message");
+  ASSERT_TRUE(w.GetPayload("streampipe/cuda_error").has_value());
+  EXPECT_EQ(std::string(*w.GetPayload("streampipe/cuda_error")), "700,sticky");
+  const absl::Status a = AnnotateStatus(s, "source, batch 4");
+  EXPECT_EQ(a.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(a.message(), "source, batch 4: the camera went away");
+  ASSERT_TRUE(a.GetPayload("streampipe/cuda_error").has_value());
+  EXPECT_TRUE(WithMessage(absl::OkStatus(), "x").ok());
+  EXPECT_TRUE(AnnotateStatus(absl::OkStatus(), "x").ok());
 }
 
 }  // namespace
