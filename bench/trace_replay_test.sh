@@ -101,5 +101,15 @@ done
 err=$("$tool" "$t/s.csv" "$t/cut.csv" "$h100" 2>&1 >/dev/null)
 echo "$err" | grep -q "cut.csv lacks a configuration .* holds (.*): left out" ||
   { echo "FAIL: the cut trace's missing configurations are not named"; fails=$((fails + 1)); }
+# A row missing inside a run: refused (65), naming the line (before session 51 the replay went
+# on from the wrong batch). Line 41 of the trace is a streamed batch inside its run.
+sed -n 41p "$t/t.csv" | grep -q ",streamed," || { echo "FAIL: line 41 is not a streamed row"; fails=$((fails + 1)); }
+sed 41d "$t/t.csv" > "$t/gap.csv"
+err=$("$tool" "$t/s.csv" "$t/gap.csv" "$h100" 2>&1 >/dev/null)
+rc=$?
+echo "== a trace with a row missing: exit $rc: $err"
+[ "$rc" = 65 ] || { echo "FAIL: a row missing: exit $rc (want 65)"; fails=$((fails + 1)); }
+echo "$err" | grep -q "gap.csv:41: batch [0-9]* (streamed) follows batch [0-9]* of its run: a row is missing" ||
+  { echo "FAIL: the missing row is not named"; fails=$((fails + 1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -1481,8 +1481,11 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
         break;
       }
       if (*items > per_batch) {
+        // As a negative count: the source's error, so the batches in flight (their input
+        // filled and submitted before) are delivered; before session 51 they were dropped.
         failure = absl::InvalidArgumentError(absl::StrCat(
             where(), ": the source returned ", *items, " items for a buffer of ", per_batch));
+        source_failed = true;
         break;
       }
       const HostBatch b{ring_in_ ? ring_in_.data() + static_cast<std::size_t>(r) * in_cap : nullptr,

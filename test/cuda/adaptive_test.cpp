@@ -511,6 +511,22 @@ TEST_F(AdaptiveGpuTest, SourceAndSinkErrorsStopTheRunNamingTheBatch) {
             std::string::npos)
       << r.status();
   EXPECT_EQ(index_sink.n, 1) << "the batch in flight before the source's error is delivered";
+  // A count over the buffer is the source's error too: the batch in flight is delivered (it
+  // was dropped before session 51, where a negative count's was delivered).
+  struct OverSource : BatchSource {
+    int fills = 0;
+    absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override {
+      return ++fills == 2 ? m + 1 : m;
+    }
+  } over;
+  index_sink.n = 0;
+  r = p->RunContinuous(over, index_sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+  EXPECT_NE(r.status().message().find(" items for a buffer of "), std::string::npos)
+      << r.status();
+  EXPECT_EQ(index_sink.n, 1) << "the batch in flight before the source's error is delivered";
+  EXPECT_EQ(p->in_flight(), 0);
   for (const auto& [items, batches] : {std::pair<std::int64_t, std::int64_t>{-1, 5}, {0, -2}}) {
     negative.fills = 0;
     ContinuousOptions bad;

@@ -169,7 +169,8 @@ class BatchSource {
  public:
   virtual ~BatchSource() = default;
   // Writes up to `max_items` items (in_bytes_per_item each) into `in` and returns how many;
-  // 0 ends the stream; a negative count is an error (InvalidArgument). Called while earlier
+  // 0 ends the stream; a negative count, or one over `max_items`, is an error
+  // (InvalidArgument). Called while earlier
   // batches run on the GPU (where max_in_flight >= 2), with the pipeline's device current. An
   // error stops the run (the batches already in flight are delivered first), and so does an
   // exception (Unknown).
