@@ -251,6 +251,13 @@ absl::StatusOr<std::string> FollowLinks(const std::string& path) {
 bool SameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
+    // A device (a terminal, /dev/null) named twice loses nothing: `histogram - --output=
+    // /dev/stdout` on a terminal, `--output=/dev/null --trace=/dev/null`.
+    const std::filesystem::file_type type = std::filesystem::status(a, ec).type();
+    if (type == std::filesystem::file_type::character ||
+        type == std::filesystem::file_type::block || type == std::filesystem::file_type::socket) {
+      return false;
+    }
     return std::filesystem::equivalent(a, b, ec) && !ec;
   }
   // Absolute first: libstdc++'s weakly_canonical leaves a relative path none of whose parts

@@ -101,7 +101,8 @@ int Fail(std::string_view command, int code, const absl::Status& status);
 absl::StatusOr<std::string> FollowLinks(const std::string& path);
 
 // Do two paths name one file: the same path, or two names of one existing file (a link, "./",
-// "a/../")? An output opened over its own input would empty it before it is read.
+// "a/../")? An output opened over its own input would empty it before it is read. A device
+// (a terminal, /dev/null, a socket) is no one file here: named twice, nothing is lost.
 bool SameFile(const std::string& a, const std::string& b);
 
 // The first two of `paths` (in order: i < j) that name one file, by SameFile; empty paths and

@@ -328,7 +328,9 @@ int RunHistogram(const std::vector<std::string>& args) {
                                  "--trace's staging file",
                                  "pipeline.profile's staging file"};
     const std::vector<std::string> paths = {
-        have_input ? fs.positional()[0] : "",
+        // Stdin as the file it is (`- --output=v < v` replaced the input, exit 0, before
+        // session 51; sweep's --from=- compared it so already).
+        !have_input ? "" : fs.positional()[0] == "-" ? "/dev/stdin" : fs.positional()[0],
         config_path,
         output,
         trace_path,
@@ -341,7 +343,11 @@ int RunHistogram(const std::vector<std::string>& args) {
       const auto [i, j] = *same;
       return Fail(kCommand, kExitUsage,
                   absl::StrCat(names[j], j >= 6 ? " '" : "=", paths[j], j >= 6 ? "'" : "",
-                               " and ", names[i], " '", paths[i], "' name one file; ",
+                               " and ", names[i], " ",
+                               i == 0 && fs.positional()[0] == "-"
+                                   ? std::string("- (stdin)")
+                                   : absl::StrCat("'", paths[i], "'"),
+                               " name one file; ",
                                // (The event log is appended to, not emptied.)
                                i == 0   ? (j == 4 ? "appending to it would change the input"
                                                   : "writing it would empty the input before it "
@@ -514,12 +520,14 @@ int RunHistogram(const std::vector<std::string>& args) {
   // A file output is written as `<output>.partial` and renamed onto it when whole: a run that
   // fails (bad input, a GPU error) leaves an earlier output as it was, and the histograms it
   // computed in the .partial file (before session 48 it emptied the output at once and left
-  // the part written there). Stdout, a FIFO or a device are written as they are.
+  // the part written there). Stdout, a FIFO or a device are written as they are, and so is a
+  // path naming one of this process's descriptors (/dev/stdout, /dev/fd/N: through a copy of
+  // it, OpenHistogramWriter).
   std::optional<StagedFile> staged;
   std::string write_path = output;
   std::error_code kind_error;
   const std::filesystem::file_status kind = std::filesystem::status(output, kind_error);
-  if (output != "-" &&
+  if (output != "-" && !video::DescriptorNamedBy(output) &&
       (!std::filesystem::exists(kind) || std::filesystem::is_regular_file(kind))) {
     // A .partial file a stopped run left is replaced (its histograms are computed again); one a
     // running run holds is refused.

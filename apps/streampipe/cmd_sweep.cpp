@@ -7,13 +7,16 @@
 //   streampipe sweep --config=bench/sweeps/paper.toml --profile=h100.toml   (SweepPlan: the
 //       file's [sweep] keys, a flag beside it winning)
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -51,6 +54,7 @@
 #include "streampipe/cuda/workloads.hpp"
 #include "streampipe/status_macros.hpp"
 #include "streampipe/video/frame_source.hpp"
+#include "streampipe/video/histogram_writer.hpp"
 
 namespace streampipe::cli {
 namespace {
@@ -727,6 +731,26 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   return ReportSummary(*sum, *summary_file, summary_path);
 }
 
+// Why `path` could not be written, or "" where it could: an existing file (through its links)
+// writable by this process, or a directory to create it in that is. Nothing is opened or made.
+std::string CannotWrite(const std::string& path) {
+  if (video::DescriptorNamedBy(path)) return "";  // opened, and checked, when written
+  const absl::StatusOr<std::string> target = FollowLinks(path);
+  if (!target.ok()) return std::string(target.status().message());
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(*target, ec);
+  if (std::filesystem::is_directory(st)) return "a directory";
+  if (std::filesystem::exists(st)) {
+    return ::access(target->c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+  }
+  std::filesystem::path dir = std::filesystem::path(*target).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!std::filesystem::is_directory(dir, ec)) return "no directory '" + dir.string() + "'";
+  return ::access(dir.c_str(), W_OK | X_OK) == 0
+             ? ""
+             : absl::StrCat("the directory '", dir.string(), "': ", std::strerror(errno));
+}
+
 // --trace-dir: the file of one batch per issue order, for each issue mode (`dir` exists).
 std::vector<std::string> TracePaths(const std::vector<std::string>& issues,
                                     const std::string& dir) {
@@ -952,26 +976,59 @@ int RunSweep(const std::vector<std::string>& args) {
                 absl::StrCat(output_flag, " and ", summary_flag,
                              " are both - (stdout); one of them needs a file"));
   }
+  std::vector<std::string> issues;
+  // A mode named twice is one mode (its configurations would be measured once anyway, and its
+  // traces are one set of files).
+  const std::vector<std::string> issues_named = *ParseNameList(plan.issue, SweepIssueNames());
+  for (const std::string& issue : issues_named) {
+    if (std::find(issues.begin(), issues.end(), issue) == issues.end()) {
+      issues.push_back(issue);
+    }
+  }
   // The plan file and the profile too (the profile is written where the sweep calibrates): an
   // output over either replaced it (before session 48 these passed every check).
+  // And the files the outputs are written in until they are whole (`<output>.partial`,
+  // `<summary>.partial`, `<profile>.tmp`) and the --trace-dir files: `--adaptive-trace=
+  // x.csv.partial` wrote its rows into the CSV's staging file, `--output=x.csv.partial
+  // --summary=x.csv` lost the summary, an adaptive trace inside --trace-dir was replaced at
+  // the end (before session 51 each passed every check).
   {
     const std::string config_flag = "--config";
-    const std::string* names[] = {&config_flag, &profile_flag, &output_flag, &summary_flag,
-                                  &adaptive_trace_flag};
-    const TomlKey* keys[] = {nullptr, profile_key, output_key, summary_key, adaptive_trace_key};
-    const std::vector<std::string> paths = {config_path, profile, output, summary_path,
-                                            adaptive_trace};
+    std::vector<std::string> names = {config_flag, profile_flag, output_flag, summary_flag,
+                                      adaptive_trace_flag};
+    std::vector<const TomlKey*> keys = {nullptr, profile_key, output_key, summary_key,
+                                        adaptive_trace_key};
+    std::vector<std::string> paths = {config_path, profile, output, summary_path,
+                                      adaptive_trace};
+    const auto add = [&](std::string name, const TomlKey* key, std::string path) {
+      names.push_back(std::move(name));
+      keys.push_back(key);
+      paths.push_back(std::move(path));
+    };
+    add(absl::StrCat(output_flag, "'s staging file"), output_key,
+        StagedFile::PartialPathFor(output));
+    add(absl::StrCat(summary_flag, "'s staging file"), summary_key,
+        StagedFile::PartialPathFor(summary_path));
+    add(absl::StrCat(profile_flag, "'s staging file"), profile_key,
+        profile.empty() ? "" : profile + ".tmp");
+    if (!trace_dir.empty()) {
+      for (const std::string& path : TracePaths(issues, trace_dir)) {
+        add(absl::StrCat(trace_dir_flag, "'s file"), trace_dir_key, path);
+        add(absl::StrCat(trace_dir_flag, "'s staging file"), trace_dir_key,
+            StagedFile::PartialPathFor(path));
+      }
+    }
     if (const auto same = FirstSameFile(paths, /*first_output=*/1)) {
       const auto [i, j] = *same;
       // The plan file against an output it names itself is the file's error (78); against a
       // flag's, the command line's (64).
       if (i == 0 && keys[j] != nullptr && from_file(*keys[j])) {
         return Fail(kCommand, kExitConfig,
-                    absl::StrCat(*names[j], " names the plan file itself, '", paths[j],
+                    absl::StrCat(names[j], " names the plan file itself, '", paths[j],
                                  "'; writing it would replace the plan file"));
       }
       return Fail(kCommand, i == 0 ? kExitUsage : clash_code(*keys[i], *keys[j]),
-                  absl::StrCat(*names[i], " and ", *names[j], " name one file, '", paths[i],
+                  absl::StrCat(names[i], " and ", names[j], " name one file, '", paths[i],
                                "'; ",
                                i == 0 ? "writing it would replace the plan file"
                                       : "each output needs its own"));
@@ -994,15 +1051,6 @@ int RunSweep(const std::vector<std::string>& args) {
   std::set<int> uniq(streams.begin(), streams.end());
   s.streams.assign(uniq.begin(), uniq.end());
   if (!plan.orders.empty()) s.orders = *ParseNameList(plan.orders, SweepOrderNames());
-  std::vector<std::string> issues;
-  // A mode named twice is one mode (its configurations would be measured once anyway, and its
-  // traces are one set of files).
-  const std::vector<std::string> issues_named = *ParseNameList(plan.issue, SweepIssueNames());
-  for (const std::string& issue : issues_named) {
-    if (std::find(issues.begin(), issues.end(), issue) == issues.end()) {
-      issues.push_back(issue);
-    }
-  }
   const std::vector<int> iters = ints(plan.iters);
   const std::vector<int> in24 = ints(plan.in_24ths);
   const std::vector<int> asym_iters = ints(plan.asym_iters);
@@ -1071,14 +1119,14 @@ int RunSweep(const std::vector<std::string>& args) {
   }
   // --adaptive-trace: checked now, written from the first measured configuration on (so that a
   // sweep refused before it leaves an earlier trace as it was).
+  // Asked of the file system, not by opening it: a FIFO's open waited for a reader (a sweep
+  // without a GPU hung instead of exiting 69), and a link that named no file yet was removed
+  // with the file its open had made (before session 51).
   if (!adaptive_trace.empty()) {
-    std::error_code ec;
-    const bool existed = std::filesystem::exists(adaptive_trace, ec);
-    const bool writable = std::ofstream(adaptive_trace, std::ios::app).good();
-    if (!existed) std::filesystem::remove(adaptive_trace, ec);
-    if (!writable) {
+    if (const std::string why = CannotWrite(adaptive_trace); !why.empty()) {
       return Fail(kCommand, kExitIoErr,
-                  absl::StrCat(adaptive_trace_flag, ": cannot write '", adaptive_trace, "'"));
+                  absl::StrCat(adaptive_trace_flag, ": cannot write '", adaptive_trace, "': ",
+                               why));
     }
   }
   if (CudaDeviceCount() == 0) {
@@ -1288,7 +1336,10 @@ int RunSweep(const std::vector<std::string>& args) {
                                  "line differs); move it away to resume"));
       }
     }
-    trace_file.open(adaptive_trace, append ? std::ios::app : std::ios::trunc);
+    // A path naming one of this process's descriptors (/dev/stdout) is not emptied: it is the
+    // file the shell opened (`>> log`), whose data is not this sweep's.
+    const bool descriptor = video::DescriptorNamedBy(adaptive_trace).has_value();
+    trace_file.open(adaptive_trace, append || descriptor ? std::ios::app : std::ios::trunc);
     if (!trace_file) {
       return Fail(kCommand, kExitIoErr,
                   absl::StrCat(adaptive_trace_flag, ": cannot write '", adaptive_trace, "'"));

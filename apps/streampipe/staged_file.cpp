@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli.hpp"
+#include "streampipe/video/histogram_writer.hpp"
 
 namespace streampipe::cli {
 namespace {
@@ -62,12 +63,26 @@ absl::Status CheckPartialKind(const std::string& partial) {
 
 absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view header,
                                             StaleData stale_data) {
+  StagedFile f;
+  // One of this process's descriptors (/dev/stdout, /dev/fd/3): written through a copy of it.
+  // Staged, its rename replaced the file the shell had opened (`--output=/dev/stdout >> log`
+  // kept the histograms alone, before session 51).
+  if (const std::optional<int> descriptor = video::DescriptorNamedBy(path)) {
+    absl::StatusOr<int> fd = video::DuplicateForWriting(*descriptor, path);
+    if (!fd.ok()) return fd.status();
+    f.staged_ = false;
+    f.path_ = std::move(path);
+    f.target_ = f.path_;
+    f.partial_ = f.path_;
+    f.fd_ = *fd;
+    if (absl::Status w = f.WriteAll(header); !w.ok()) return w;
+    return f;
+  }
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);  // follows links
   if (fs::is_directory(st)) {
     return absl::FailedPreconditionError(absl::StrCat("'", path, "' is a directory"));
   }
-  StagedFile f;
   if (fs::exists(st) && !fs::is_regular_file(st)) {
     // A device, a FIFO, a socket: written as it is; there is nothing to replace.
     f.staged_ = false;
@@ -131,7 +146,7 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
 }
 
 std::string StagedFile::PartialPathFor(const std::string& path) {
-  if (path.empty() || path == "-") return "";
+  if (path.empty() || path == "-" || video::DescriptorNamedBy(path)) return "";
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (fs::exists(st) && !fs::is_regular_file(st)) return "";

@@ -9,6 +9,10 @@
 #include <charconv>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <system_error>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -237,11 +241,64 @@ absl::Status HistogramWriter::Close() {
   return status_;
 }
 
+std::optional<int> DescriptorNamedBy(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty() || path == "-") return std::nullopt;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) return std::nullopt;
+  const std::string own = absl::StrCat("/proc/", ::getpid(), "/fd/");
+  // Each name along the links is checked before it is followed: /dev/stdout is a link to
+  // /proc/self/fd/1, itself a link to the file the descriptor has open.
+  for (int hops = 0; hops < 40; ++hops) {
+    const std::string name = p.lexically_normal().string();
+    if (name == "/dev/stdin") return 0;
+    if (name == "/dev/stdout") return 1;
+    if (name == "/dev/stderr") return 2;
+    for (const std::string_view prefix :
+         {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
+          std::string_view("/proc/thread-self/fd/"), std::string_view(own)}) {
+      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::string_view digits = std::string_view(name).substr(prefix.size());
+      int fd = -1;
+      const auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), fd);
+      if (err == std::errc() && end == digits.data() + digits.size() && fd >= 0) return fd;
+    }
+    if (!fs::is_symlink(fs::symlink_status(p, ec))) return std::nullopt;
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) return std::nullopt;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<int> DuplicateForWriting(int descriptor, const std::string& path) {
+  const int fd = ::fcntl(descriptor, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": names descriptor ", descriptor, ", which is not open (", std::strerror(errno),
+        ")"));
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) {
+    ::close(fd);
+    // (A standard descriptor the caller closed is held by /dev/null for reading: main.cpp.)
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": names descriptor ", descriptor, ", which is not open for writing"));
+  }
+  return fd;
+}
+
 absl::StatusOr<std::unique_ptr<HistogramWriter>> OpenHistogramWriter(const std::string& path,
                                                                      HistogramFormat format) {
   if (path == "-") {
     return std::unique_ptr<HistogramWriter>(
         new HistogramWriter(STDOUT_FILENO, false, "stdout", format));
+  }
+  if (const std::optional<int> descriptor = DescriptorNamedBy(path)) {
+    absl::StatusOr<int> fd = DuplicateForWriting(*descriptor, path);
+    if (!fd.ok()) return fd.status();
+    return std::unique_ptr<HistogramWriter>(new HistogramWriter(*fd, true, path, format));
   }
   int fd;
   do {

@@ -1,11 +1,14 @@
 // End-to-end tests of `streampipe advise`: output, JSON, and exit codes for bad arguments.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "run_command.hpp"
 #include "streampipe/core/sweep.hpp"
@@ -359,6 +362,38 @@ TEST(AdviseCliTest, SweepSaysWhenItCannotWriteItsAdaptiveTrace) {
   EXPECT_NE(r.err.find("--adaptive-trace: cannot write '/nonexistent-dir/trace.csv'"),
             std::string::npos)
       << r.err;
+  // Asked of the file system, not by opening the file (before session 51): a FIFO no reader
+  // has opened hung a sweep without a GPU, and a link to a file not made yet was removed (an
+  // empty target left in its place). A read-only file and a directory are refused.
+  const std::string dir = ::testing::TempDir() + "/sp_sweep_adaptive_trace";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  // (Where there is a GPU these two would pass the checks and measure: without one, 69.)
+  if (RunCommand(kBin + " devices").exit_code != 0) {
+    ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+    r = RunCommand("timeout 20 " + kBin + " sweep --output=" + dir + "/x.csv --adaptive-trace=" +
+                   dir + "/fifo");
+    EXPECT_EQ(r.exit_code, 69) << "124: the FIFO's open waited for a reader; " << r.err;
+    std::filesystem::create_symlink("target.csv", dir + "/link.csv");
+    r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --adaptive-trace=" + dir +
+                   "/link.csv");
+    EXPECT_EQ(r.exit_code, 69) << r.err;
+    EXPECT_TRUE(std::filesystem::is_symlink(std::filesystem::symlink_status(dir + "/link.csv")));
+    EXPECT_FALSE(std::filesystem::exists(dir + "/target.csv"));
+  }
+  std::ofstream(dir + "/ro.csv") << "an earlier trace\n";
+  std::filesystem::permissions(dir + "/ro.csv", std::filesystem::perms::owner_read);
+  if (::access((dir + "/ro.csv").c_str(), W_OK) != 0) {  // (root writes any file)
+    r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --adaptive-trace=" + dir + "/ro.csv");
+    EXPECT_EQ(r.exit_code, 74) << r.err;
+    EXPECT_NE(r.err.find("ro.csv': Permission denied"), std::string::npos) << r.err;
+  }
+  r = RunCommand(kBin + " sweep --output=" + dir + "/x.csv --adaptive-trace=" + dir);
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("': a directory"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.csv.partial"));
+  std::filesystem::remove_all(dir);
 }
 
 // A sweep measures for minutes: where an output cannot be written it says so before measuring
@@ -698,6 +733,36 @@ TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
   r = RunCommand("cd " + dir + " && " + kBin + " sweep --output=");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--output is empty"), std::string::npos) << r.err;
+  // The outputs' staging files (`<output>.partial`, `<summary>.partial`, `<profile>.tmp`) and
+  // the --trace-dir files, each against another output: all passed every check before
+  // session 51 (exit 69 here, without a GPU), and on a GPU the adaptive trace went into the
+  // CSV's staging file, the CSV's commit lost the summary, the trace-dir's rename replaced the
+  // adaptive trace.
+  for (const auto& [flags, said] : std::vector<std::pair<std::string, std::string>>{
+           {"--output=x.csv --adaptive-trace=x.csv.partial",
+            "--adaptive-trace and --output's staging file name one file, 'x.csv.partial'"},
+           {"--output=x.csv.partial --summary=x.csv",
+            "--output and --summary's staging file name one file, 'x.csv.partial'"},
+           {"--output=x.csv --profile=x.csv.partial",
+            "--profile and --output's staging file name one file, 'x.csv.partial'"},
+           {"--output=x.csv --profile=p.toml --summary=p.toml.tmp",
+            "--summary and --profile's staging file name one file, 'p.toml.tmp'"},
+           {"--output=x.csv --trace-dir=td --adaptive-trace=td/trace_depth-first.json",
+            "--adaptive-trace and --trace-dir's file name one file, 'td/trace_depth-first.json'"},
+           {"--output=td/trace_breadth-first_graph.json.partial --trace-dir=td --issue=graph",
+            "--output and --trace-dir's staging file name one file"}}) {
+    r = RunCommand("cd " + dir + " && " + kBin + " sweep " + flags);
+    EXPECT_EQ(r.exit_code, 64) << flags << ": " << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos)
+        << flags << ": " << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/td"));
+  // Named twice, a device loses nothing: /dev/null as the CSV and as the summary is no clash.
+  // (The adaptive trace's directory is missing: 74 after that check, with or without a GPU.)
+  r = RunCommand(kBin + " sweep --output=/dev/null --summary=/dev/null "
+                 "--adaptive-trace=/nonexistent-dir/t.csv");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_EQ(r.err.find("name one file"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/.partial"));
   std::filesystem::remove_all(dir);
 }

@@ -564,6 +564,67 @@ TEST(HistogramCliTest, AnOutputNamingTheInputOrTheOtherOutputIsRefused) {
   std::filesystem::remove_all(dir);
 }
 
+// Stdin is the file the shell opened: `- --output=v < v` replaced the input with histograms,
+// exit 0, before session 51.
+// An output naming one of the process's descriptors (/dev/stdout, /dev/fd/1) is written through
+// it: `--output=/dev/stdout >> log` staged the output and renamed it onto the log (its lines
+// before were lost, exit 0), and a closed stdout took the histograms silently (exit 0).
+TEST(HistogramCliTest, StdinAsTheOutputIsRefusedAndADescriptorIsWrittenThrough) {
+  const std::string dir = ::testing::TempDir() + "/sp_hist_descriptor";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string frames(10 * 16 * 16, '\x42');
+  const std::string in = dir + "/in.gray";
+  WriteFile(in, frames);
+  const std::string raw = " histogram --device=cpu --quiet --width=16 --height=16 ";
+  CommandResult r = RunCommand(kBin + raw + "- --output=" + in + " < " + in);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output=" + in + " and INPUT - (stdin) name one file; writing it would "
+                       "empty the input before it is read"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(in), frames);
+  // A terminal or /dev/null named twice is no clash: stdin from /dev/null, output to /dev/null.
+  r = RunCommand(kBin + raw + "- --output=/dev/null < /dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string log = dir + "/log.txt";
+  for (const std::string name : {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+    WriteFile(log, "the line before\n");
+    r = RunCommand("(" + kBin + raw + in + " --output=" + name + " >> " + log +
+                   " && echo after >> " + log + ")");
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const std::vector<std::string> lines = Lines(ReadFile(log));
+    ASSERT_EQ(lines.size(), 12u) << name << ": " << ReadFile(log);
+    EXPECT_EQ(lines.front(), "the line before") << name;
+    EXPECT_EQ(lines[1], CsvRow(0, {{0x42, 256}})) << name;
+    EXPECT_EQ(lines.back(), "after") << name;
+  }
+  // Through a link to /dev/stdout, and to another descriptor (3).
+  std::filesystem::create_symlink("/dev/stdout", dir + "/out-link");
+  WriteFile(log, "kept\n");
+  r = RunCommand("(" + kBin + raw + in + " --output=" + dir + "/out-link >> " + log + ")");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(ReadFile(log)).size(), 11u) << ReadFile(log);
+  EXPECT_EQ(Lines(ReadFile(log)).front(), "kept");
+  const std::string three = dir + "/three.txt";
+  WriteFile(three, "kept\n");
+  r = RunCommand("(" + kBin + raw + in + " --output=/dev/fd/3 3>> " + three + ")");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(ReadFile(three)).size(), 11u) << ReadFile(three);
+  EXPECT_EQ(Lines(ReadFile(three)).front(), "kept");
+  // A descriptor not open, or not for writing (a closed stdout): 74, naming it.
+  r = RunCommand("(" + kBin + raw + in + " --output=/dev/fd/9 9>&-)");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("/dev/fd/9: names descriptor 9, which is not open"), std::string::npos)
+      << r.err;
+  r = RunCommand("(" + kBin + raw + in + " --output=/dev/stdout >&-)");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("/dev/stdout: names descriptor 1, which is not open for writing"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 // Neither an input nor --synthetic was said to be "not both"; --frames=-1 was named by the
 // synthetic source's field, not the flag.
 TEST(HistogramCliTest, TheInputsMessagesNameWhatWasGiven) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -73,7 +74,19 @@ class HistogramWriter {
   absl::Status status_;  // first I/O error, or Close's result once closed
 };
 
-// Creates or truncates `path` ("-": standard output). The binary header is written (buffered)
+// The descriptor of this process that `path` names, directly or through links: /dev/stdin,
+// /dev/stdout, /dev/stderr (0-2), /dev/fd/N, /proc/self/fd/N, /proc/<this pid>/fd/N; nullopt
+// for any other path. Opened again such a path would be a new open file: O_TRUNC would empty
+// the file the shell opened for appending (`>> log`), a rename would replace it. Written
+// through a copy of the descriptor instead, it goes where the descriptor goes.
+std::optional<int> DescriptorNamedBy(const std::string& path);
+// A close-on-exec copy of `descriptor` (the one DescriptorNamedBy(path) gave) to write to;
+// FailedPrecondition naming `path` where the descriptor is not open, or not for writing.
+absl::StatusOr<int> DuplicateForWriting(int descriptor, const std::string& path);
+
+// Creates or truncates `path` ("-": standard output; a path naming one of this process's
+// descriptors, DescriptorNamedBy, is written through a copy of it, neither truncated nor
+// replaced: FailedPrecondition where that descriptor is not open for writing). The binary header is written (buffered)
 // at once, so a binary file with no frames is 16 bytes. NotFound (missing directory),
 // PermissionDenied, InvalidArgument (a directory) or Unavailable, naming the path.
 absl::StatusOr<std::unique_ptr<HistogramWriter>> OpenHistogramWriter(const std::string& path,
