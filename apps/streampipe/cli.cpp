@@ -162,6 +162,9 @@ absl::Status FlagSet::Parse(const std::vector<std::string>& args) {
         if (absl::Status next = NextIsValue(args, i, name); !next.ok()) return next;
         value = args[++i];
       }
+      // Given twice, the last value is the key's (docs/errors.md), and only it is checked:
+      // `--detector.window=1 --detector.window=5` was refused for the 1 before session 51.
+      std::erase_if(overrides_, [&](const auto& o) { return o.first == name; });
       overrides_.emplace_back(name, value);
       continue;
     }

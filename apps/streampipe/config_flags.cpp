@@ -1,5 +1,7 @@
 #include "config_flags.hpp"
 
+#include "streampipe/core/toml_schema.hpp"
+
 namespace streampipe::cli {
 
 ConfigResult LoadConfig(const std::string& command, const std::string& path, const FlagSet& flags) {
@@ -19,7 +21,14 @@ ConfigResult LoadConfig(const std::string& command, const std::string& path, con
     }
     r.config = *c;
   }
-  for (const auto& [key, value] : flags.overrides()) {
+  for (const auto& [key, given] : flags.overrides()) {
+    // A boolean key's flag is spelled as the other boolean flags: yes, no, 1, 0 too.
+    std::string value = given;
+    const TomlKey* spec = PipelineConfigSchema().Find(key);
+    if (spec != nullptr && spec->type == TomlType::kBool) {
+      if (value == "yes" || value == "1") value = "true";
+      if (value == "no" || value == "0") value = "false";
+    }
     absl::Status s = ApplyConfigOverride(&r.config, key, value);
     if (!s.ok()) {
       r.exit_code = Fail(command, kExitUsage, s);

@@ -190,6 +190,34 @@ absl::StatusOr<PipelineConfig> LoadPipelineConfig(const std::string& path) {
   return ParsePipelineConfig(text, path);
 }
 
+namespace {
+
+// [+-]digits, and for a double also [.digits][e[+-]digits] (or a leading '.'): the decimal
+// numbers a flag takes.
+bool DecimalNumberText(std::string_view v, bool integer) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  if (!integer && i < v.size() && v[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (!integer && i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+    ++i;
+    if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == v.size();
+}
+
+}  // namespace
+
 absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
                                  std::string_view value) {
   const std::string k(key);
@@ -209,6 +237,30 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
         "--", k, ": the value has a line break; a flag sets one key to a one-line value"));
   }
   std::string v(value);
+  // A number is decimal, as every other flag's (TOML also reads 0x10, 0o20, 1_6 and a trailing
+  // comment, which a key flag took before session 51); a boolean is true or false, said so
+  // (TOML's "could not determine value type" named no type). (The command line's flags also
+  // take yes, no, 1 and 0: config_flags.cpp.)
+  if (spec->type == TomlType::kBool) {
+    if (v != "true" && v != "false") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, ": key '", k, "' is a boolean: true or false"));
+    }
+  } else if (spec->type == TomlType::kInt || spec->type == TomlType::kDouble) {
+    if (!DecimalNumberText(v, spec->type == TomlType::kInt)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          flag, ": key '", k, "' takes ",
+          spec->type == TomlType::kInt ? "an integer" : "a number", ", written in decimal"));
+    }
+    // TOML wants a digit on each side of the point; the other flags take ".05" and "5.".
+    const std::size_t point = v.find('.');
+    if (point != std::string::npos) {
+      if (point + 1 == v.size() || v[point + 1] == 'e' || v[point + 1] == 'E') {
+        v.insert(point + 1, "0");
+      }
+      if (point == 0 || v[point - 1] == '+' || v[point - 1] == '-') v.insert(point, "0");
+    }
+  }
   if (spec->type == TomlType::kString && (v.empty() || v.front() != '"')) {
     std::string q = "\"";
     for (char ch : v) {

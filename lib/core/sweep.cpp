@@ -69,6 +69,10 @@ absl::StatusOr<double> ParseItemNumber(absl::string_view text, absl::string_view
   if (!absl::SimpleAtod(text, &v)) {
     return ItemError(item, absl::StrCat(what, " '", text, "' is not a number"));
   }
+  // Decimal (SimpleAtod also reads hexadecimal: `--streams=0x10` was 16 before session 51).
+  if (absl::StrContains(text, 'x') || absl::StrContains(text, 'X')) {
+    return ItemError(item, absl::StrCat(what, " '", text, "' is not a decimal number"));
+  }
   if (!std::isfinite(v)) {
     return ItemError(item, absl::StrCat(what, " '", text, "' is not finite"));
   }

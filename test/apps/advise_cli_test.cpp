@@ -862,6 +862,25 @@ TEST(AdviseCliTest, AMessageIsOneLineWithoutTerminalControls) {
       << r.err;
 }
 
+// A config key's flag: given twice, its last value (the first was refused for range before
+// session 51); a boolean spelled as the other flags' (yes, 0); a number in decimal (0x10 was 16).
+TEST(AdviseCliTest, AConfigKeysFlagIsReadAsTheOtherFlags) {
+  CommandResult r = RunCommand(kBin + " config --no-comments --detector.window=1 "
+                               "--detector.window=5 --streams.powers_of_two=yes");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("window = 5\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("powers_of_two = true\n"), std::string::npos) << r.out;
+  r = RunCommand(kBin + " config --no-comments --streams.powers_of_two=0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("powers_of_two = false\n"), std::string::npos) << r.out;
+  r = RunCommand(kBin + " config --detector.window=0x10");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--detector.window=0x10: key 'detector.window' takes an integer, written "
+                       "in decimal"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

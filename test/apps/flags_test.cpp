@@ -155,6 +155,18 @@ TEST(FlagSetTest, AFlagGivenTwiceTakesItsLastValue) {
   EXPECT_FALSE(f.b);
 }
 
+// A config key's flag too (before session 51 each was kept, and `--detector.window=1
+// --detector.window=5` was refused for the 1, in the order given).
+TEST(FlagSetTest, AConfigKeyGivenTwiceTakesItsLastValue) {
+  Fixture f;
+  f.fs.AcceptConfigOverrides();
+  ASSERT_TRUE(
+      f.fs.Parse({"--detector.window=1", "--streams.max=8", "--detector.window", "5"}).ok());
+  const std::vector<std::pair<std::string, std::string>> want = {{"streams.max", "8"},
+                                                                 {"detector.window", "5"}};
+  EXPECT_EQ(f.fs.overrides(), want);
+}
+
 TEST(FlagSetTest, HelpListsFlagsWithDefaults) {
   Fixture f;
   ASSERT_TRUE(f.fs.Parse({"--help"}).ok());

@@ -306,8 +306,34 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
             "--detector.threshold=-1: key 'detector.threshold' = -1 is out of range [0.001, 10]");
   // A value TOML cannot read: the parser's error, without the line and column of the one-line
   // text the flag was pasted into (which the user never wrote).
+  s = ApplyConfigOverride(&c, "pipeline.issue", "\"graph");
+  EXPECT_EQ(s.message().rfind("--pipeline.issue=\"graph: parse error: ", 0), 0u) << s.message();
+  // A number is decimal, as every other flag's (TOML's 0x10, 0o20, 1_6 and a comment passed
+  // before session 51), with or without a digit beside the point; a boolean takes the other
+  // flags' spellings; either says the type it wants.
   s = ApplyConfigOverride(&c, "detector.threshold", "high");
-  EXPECT_EQ(s.message().rfind("--detector.threshold=high: parse error: ", 0), 0u) << s.message();
+  EXPECT_EQ(s.message(), "--detector.threshold=high: key 'detector.threshold' takes a number, "
+                         "written in decimal");
+  for (const char* v : {"0x10", "0o20", "1_6", "16 # x", "+0x1p4", "1e1", "16.0"}) {
+    s = ApplyConfigOverride(&c, "detector.window", v);
+    EXPECT_EQ(s.message(), absl::StrCat("--detector.window=", v, ": key 'detector.window' takes "
+                                        "an integer, written in decimal"));
+  }
+  EXPECT_EQ(c.adaptive.detector.window, PipelineConfig{}.adaptive.detector.window);
+  for (const auto& [v, want] : std::vector<std::pair<const char*, double>>{
+           {".05", 0.05}, {"5.", 5.0}, {"2.5e-1", 0.25}, {"5.e-2", 0.05}, {"+.5", 0.5}, {"1", 1.0}}) {
+    ASSERT_TRUE(ApplyConfigOverride(&c, "detector.threshold", v).ok()) << v;
+    EXPECT_EQ(c.adaptive.detector.threshold, want) << v;
+  }
+  for (const auto& [v, want] :
+       std::vector<std::pair<const char*, bool>>{{"true", true}, {"false", false}}) {
+    ASSERT_TRUE(ApplyConfigOverride(&c, "streams.powers_of_two", v).ok()) << v;
+    EXPECT_EQ(c.adaptive.candidates.powers_of_two, want) << v;
+  }
+  s = ApplyConfigOverride(&c, "streams.powers_of_two", "maybe");
+  EXPECT_EQ(s.message(), "--streams.powers_of_two=maybe: key 'streams.powers_of_two' is a "
+                         "boolean: true or false");
+  ASSERT_TRUE(ApplyConfigOverride(&c, "detector.threshold", "0.3").ok());
   s = ApplyConfigOverride(&c, "detector.thresold", "0.1");
   EXPECT_NE(s.message().find("unknown configuration key 'detector.thresold'"), std::string::npos);
   EXPECT_EQ(c.adaptive.detector.threshold, 0.3);  // a failed override changes nothing

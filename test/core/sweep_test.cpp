@@ -722,6 +722,13 @@ TEST(SweepListTest, Ints) {
   r = ParseIntList("1..2+0.5");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(Message(r.status()), HasSubstr("'1..2+0.5': value 1.5 is not an integer"));
+  // Decimal, as every flag's number (`--streams=0x10` was 16 before session 51).
+  r = ParseIntList("1,0x10");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("list item '0x10': value '0x10' is not a decimal number"));
+  r = ParseIntList("1..0X20*2");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(Message(r.status()), HasSubstr("end '0X20' is not a decimal number"));
   r = ParseIntList("1..3e9*2");  // reaches 2^31
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(Message(r.status()), HasSubstr("out of the range of int"));
