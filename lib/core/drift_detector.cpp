@@ -68,6 +68,13 @@ absl::Status DriftDetector::AddMeasurement(double measured_ms, double expected_m
         " ms; both must be finite and > 0"));
   }
   const double x = std::log(measured_ms / expected_ms);
+  // Each finite, their ratio may not be (1e300 / 1e-10): one such outlier made the window's
+  // mean infinite and declared a drift, and later sums NaN, before session 51.
+  if (!std::isfinite(x)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "drift detector: measured ", measured_ms, " ms against expected ", expected_ms,
+        " ms; their ratio is out of a double's range"));
+  }
   if (window_.full()) {
     const double old = window_.front();
     sum_ -= old;

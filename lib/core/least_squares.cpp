@@ -46,15 +46,22 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
     for (std::size_t c = 0; c < n; ++c) q[c * m + r] = a[r * n + c];
   }
   std::vector<double> b(y.begin(), y.end());
-  double scale = 0.0;
-  for (double v : q) scale = std::max(scale, std::abs(v));
-  const double tiny = 1e-12 * (scale > 0.0 ? scale : 1.0);
+  // Rank: what is left of a column once the columns before it are taken out, against that
+  // column's own norm. Against the largest value of the whole matrix (before session 51), an
+  // intercept beside values near 1e11 read as rank deficient.
+  std::vector<double> own(n, 0.0);
+  for (std::size_t c = 0; c < n; ++c) {
+    double sum = 0.0;
+    for (std::size_t r = 0; r < m; ++r) sum += q[c * m + r] * q[c * m + r];
+    own[c] = std::sqrt(sum);
+  }
   for (std::size_t k = 0; k < n; ++k) {
     double* col = &q[k * m];
     double norm = 0.0;
     for (std::size_t r = k; r < m; ++r) norm += col[r] * col[r];
     norm = std::sqrt(norm);
-    if (norm <= tiny * std::sqrt(static_cast<double>(m))) {
+    // (A norm that overflows is left to the overflow check below.)
+    if (own[k] == 0.0 || (std::isfinite(own[k]) && norm <= 1e-12 * own[k])) {
       return absl::InvalidArgumentError(absl::StrCat(
           "least squares: column ", k, " is a linear combination of the others (rank deficient)"));
     }

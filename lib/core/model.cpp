@@ -378,6 +378,9 @@ LinearizedModel::LinearizedModel(const StreamModel& model, const ModelTerms& ter
     : LinearizedModel(model.Paths(terms)) {}
 
 LinearizedModel::LinearizedModel(const PathSet& paths) : set_(paths) {
+  // A PathSet built by hand may say more paths than it holds (read past the arrays before
+  // session 51).
+  set_.count = std::clamp(set_.count, 0, kMaxPaths);
   for (int i = 0; i < set_.count; ++i) {
     const CriticalPath& p = set_.paths[i];
     const Affine* parts[] = {&p.h2d, &p.kernel, &p.d2h, &p.overhead};

@@ -24,6 +24,12 @@ absl::StatusOr<SmLimits> SmLimits::ForComputeCapability(int major, int minor) {
   l.threads_per_warp = 32;
   l.reg_alloc_unit = 256;
   l.warp_alloc_unit = 4;
+  // A minor version is one digit: (2, 10) read as 3.0 and (8, 10) as 9.0 before session 51,
+  // and a huge major overflowed the product.
+  if (major < 1 || major > 99 || minor < 0 || minor > 9) {
+    return absl::NotFoundError(absl::StrCat("compute capability ", major, ".", minor,
+                                            " is no compute capability"));
+  }
   const int cc = major * 10 + minor;
   switch (cc) {
     case 30:  // seed 001, Table I, as printed.
@@ -179,7 +185,9 @@ absl::StatusOr<std::int64_t> RunningRounds(int threads_per_block, std::int64_t b
   }
   const std::int64_t threads = static_cast<std::int64_t>(threads_per_block) * blocks;
   const std::int64_t per_round = static_cast<std::int64_t>(occupancy.threads_per_sm) * sm_count;
-  return (threads + per_round - 1) / per_round;
+  // Rounded up without threads + per_round - 1, which overflowed near INT64_MAX (a negative
+  // count of rounds, before session 51).
+  return threads / per_round + (threads % per_round != 0 ? 1 : 0);
 }
 
 std::int64_t FullRoundBlocks(const Occupancy& occupancy, int sm_count) {

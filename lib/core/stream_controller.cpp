@@ -59,9 +59,17 @@ BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches)
     if (batches[i].items >= batches[largest].items) largest = i;
   }
   BatchObservation out = batches[largest];
+  // A batch more than a factor kOffSizeRatio under the largest is left out: its fixed costs,
+  // scaled per item, would be read as the workload's time (with two batches, their median is
+  // their mean: a 1000-item batch beside 1e6-item ones made the measurement 6x slow for the
+  // whole run, before session 51). A batch of no items is no time at all.
   auto median = [&](auto get) {
     std::vector<double> v;
     for (const BatchObservation& b : batches) {
+      if (b.items <= 0 ||
+          static_cast<double>(b.items) * kOffSizeRatio < static_cast<double>(out.items)) {
+        continue;
+      }
       v.push_back(get(b) * static_cast<double>(out.items) / static_cast<double>(b.items));
     }
     return streampipe::Median(std::move(v));
@@ -289,10 +297,19 @@ double StreamController::ModelMs(int n, double c, double s) const {
 }
 
 int StreamController::ClampToItems(int n, std::int64_t items) const {
-  if (n <= items) return n;
+  // The candidates are the measurement's items': there n stands.
+  if (!reference_ || items == reference_->items) return n <= items ? n : 1;
+  // Another size: the largest n up to this one that the candidate rules allow for these items
+  // (streams.min, divisors_only, min_items_per_stream; before session 51 only n <= items was
+  // asked, so a batch of 999999 items ran at n = 10 under divisors_only); n = 1 where none.
+  CandidateOptions co = options_.candidates;
+  co.num_items = items;
+  const absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
   int best = 1;
-  for (int c : candidates_) {
-    if (c <= items) best = c;
+  if (cand.ok()) {
+    for (int c : *cand) {
+      if (c <= n) best = std::max(best, c);
+    }
   }
   return best;
 }
@@ -367,7 +384,16 @@ void StreamController::AddEvent(EventKind kind, std::string reason, int old_n, d
 void StreamController::SetKernelHalf(BatchObservation& reference) const {
   ComponentTimes& c = reference.components;
   if (c.kernel_half_ms > 0.0) return;  // the caller's own
-  if (halves_ && halves_->components.kernel_half_ms > 0.0 && halves_->items > 0) {
+  // A halves batch more than a factor kOffSizeRatio off the measurement's items is not used:
+  // its fixed costs scaled per item made the kernel's half larger than the kernel (all of it
+  // fixed: n* = 6 where 64 was best, a 1000-item batch against 1e6, before session 51); the
+  // last share measured stands in. One of half the items is scaled, as before.
+  const auto near_size = [&](std::int64_t items) {
+    const double ratio = static_cast<double>(items) / static_cast<double>(reference.items);
+    return ratio <= kOffSizeRatio && ratio >= 1.0 / kOffSizeRatio;
+  };
+  if (halves_ && halves_->components.kernel_half_ms > 0.0 && halves_->items > 0 &&
+      reference.items > 0 && near_size(halves_->items)) {
     // Per item of the reference (the halves batch may have had another size).
     c.kernel_half_ms = halves_->components.kernel_half_ms *
                        static_cast<double>(reference.items) /
@@ -420,8 +446,12 @@ void StreamController::Derive(EventKind kind, std::string reason, double measure
     }
     n_star_ = best;
   } else {
-    terms_.reset();  // the measurement cannot be modelled (e.g. zero copies and no G): n = 1
+    // The measurement cannot be modelled (e.g. copies of no time and no G): n = 1, and the
+    // event says why (before session 51 it said nothing: predictions of 0 ms, n = 1 for good).
+    terms_.reset();
     n_star_ = 1;
+    absl::StrAppend(&reason, "; the model cannot use this measurement (", terms.status().message(),
+                    "): n = 1, the batch unsplit");
   }
   // A re-measurement that shows the workload of the one before up to one speed (at most the
   // drift threshold of the batch's time moved between its parts: the card or the lease slower or
@@ -1200,7 +1230,9 @@ void StreamController::Refit() {
       const double d = r - std::log(lin.TotalMs(n) / ms_star);
       l += d * d;
     }
-    return l;
+    // A (c, s) under which the model gives n* no time explains nothing (0/0 was NaN, no grid
+    // point compared better, and c fell to 0, before session 51).
+    return std::isfinite(l) ? l : std::numeric_limits<double>::infinity();
   };
   // A log-spaced grid over c (and s: 1/2 to 4x the calibrated one), then golden-section
   // refinement of c around the best grid point. The bound on c does not follow the last fit:
@@ -1284,6 +1316,23 @@ absl::Status StreamController::Observe(const BatchPlan& plan, const BatchObserva
   }
   if (obs.items <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("observation of ", obs.items, " items"));
+  }
+  // The plan is the caller's to give back as Plan made it: a stream count out of range went
+  // into log2(n) and divided the issue times (NaN predictions), before session 51.
+  if (plan.streams < 1 || plan.streams > kMaxCandidateStreams) {
+    return absl::InvalidArgumentError(absl::StrCat("a plan of ", plan.streams, " streams; Plan gives 1 to ",
+                                                   kMaxCandidateStreams));
+  }
+  switch (plan.kind) {
+    case PlanKind::kWarmup:
+    case PlanKind::kMeasure:
+    case PlanKind::kMeasureHalves:
+    case PlanKind::kStreamed:
+    case PlanKind::kExplore:
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("a plan of kind ", static_cast<int>(plan.kind), ", which is none"));
   }
   if (plan.kind != PlanKind::kWarmup && !(obs.measured_ms > 0.0)) {
     return absl::InvalidArgumentError(

@@ -32,6 +32,13 @@ absl::StatusOr<double> EstimateMsPerByte(std::span<const double> bytes,
     return absl::InvalidArgumentError(
         absl::StrCat("G estimate: latency ", latency_ms, " ms is not a finite number >= 0"));
   }
+  // Each sample finite, their sums may not be (G = 0 with OK, or a message of inf ms, before
+  // session 51).
+  if (!std::isfinite(sum_k) || !std::isfinite(sum_t)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "G estimate: the samples' ", !std::isfinite(sum_k) ? "bytes" : "times",
+        " sum to more than a double holds"));
+  }
   // Section V-A: G = (t_k1 + ... + t_kn - n(L+o)) / (k1 + ... + kn).
   const double g = (sum_t - static_cast<double>(bytes.size()) * latency_ms) / sum_k;
   if (!std::isfinite(g) || g < 0.0) {

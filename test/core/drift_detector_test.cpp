@@ -100,6 +100,21 @@ TEST(DriftDetectorTest, SingleOutliersAreIgnored) {
   EXPECT_EQ(d.samples(), 0);
 }
 
+// Two finite times whose ratio is not (1e300 against 1e-10): refused, not an infinite log in the
+// window (one such outlier declared a drift, and the sums went NaN, before session 51).
+TEST(DriftDetectorTest, ARatioOutOfRangeIsRefusedAndChangesNothing) {
+  DriftDetector d({});
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(d.AddMeasurement(1.0, 1.0).ok());
+  const absl::Status s = d.AddMeasurement(1e300, 1e-10);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("their ratio is out of a double's range"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(d.samples(), 3);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(d.AddMeasurement(1.0, 1.0).ok());
+  EXPECT_FALSE(d.HasDrifted());
+  EXPECT_DOUBLE_EQ(d.mean_ratio(), 1.0);
+}
+
 TEST(DriftDetectorTest, NoDecisionBeforeMinSamples) {
   DriftDetector d({.threshold = 0.1, .window = 16, .min_samples = 8, .consecutive = 3});
   for (int i = 0; i < 7; ++i) ASSERT_TRUE(d.AddMeasurement(3.0, 1.0).ok());

@@ -158,6 +158,30 @@ TEST(LeastSquaresTest, RobustFitRejectsBadScales) {
   }
 }
 
+// Rank is judged per column: an intercept beside values near 1e11 (a size in bytes) is no
+// linear combination of them (refused as rank deficient before session 51).
+TEST(LeastSquaresTest, ColumnsOfFarApartScalesAreOfFullRank) {
+  for (const double scale : {1e11, 1e14}) {
+    std::vector<double> a, y;
+    for (int i = 1; i <= 6; ++i) {
+      const double x = scale * i;
+      a.insert(a.end(), {x, 1.0});
+      y.push_back(2e-12 * x + 0.15);
+    }
+    absl::StatusOr<LinearFit> f = FitLeastSquares(a, 2, y);
+    ASSERT_TRUE(f.ok()) << scale << ": " << f.status();
+    EXPECT_NEAR(f->coefficients[0] / 2e-12, 1.0, 1e-9) << scale;
+    EXPECT_NEAR(f->coefficients[1], 0.15, 1e-9) << scale;
+  }
+  // A column that is another times a number still is deficient, at any scale.
+  std::vector<double> a, y;
+  for (int i = 1; i <= 6; ++i) {
+    a.insert(a.end(), {1e11 * i, 3e-5 * i});
+    y.push_back(i);
+  }
+  EXPECT_NE(FitLeastSquares(a, 2, y).status().message().find("rank deficient"), std::string::npos);
+}
+
 TEST(LeastSquaresTest, AFitThatOverflowsIsAnError) {
   // Finite values whose squares overflow: an error, not OK with NaN coefficients.
   const std::vector<double> a = {1e200, 2e200, 3e200};

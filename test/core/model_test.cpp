@@ -703,4 +703,17 @@ TEST(ModelTest, SeveralLaddersCombineToTheMedianRateAndLimit) {
 }
 
 }  // namespace
+// A PathSet built by hand that says more paths than it holds: the model reads the paths it has
+// (read past its arrays before session 51).
+TEST(ModelTest, APathSetCountPastItsArraysIsClamped) {
+  PathSet paths;
+  paths.paths[0].kernel.c0 = 2.0;
+  paths.count = kMaxPaths + 100;
+  const LinearizedModel lin(paths);
+  EXPECT_TRUE(std::isfinite(lin.TotalMs(4)));
+  EXPECT_GE(lin.TotalMs(4), 2.0);
+  paths.count = -3;
+  EXPECT_TRUE(std::isfinite(LinearizedModel(paths).TotalMs(4)));
+}
+
 }  // namespace streampipe

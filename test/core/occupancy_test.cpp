@@ -2,6 +2,11 @@
 // capability 3.0 (Table I), GTX 680 with 8 MPs.
 #include "streampipe/core/occupancy.hpp"
 
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace streampipe {
@@ -72,6 +77,30 @@ TEST(OccupancyTest, RunningRoundsOfSectionIVB) {
   EXPECT_EQ(*RunningRounds(1024, 32, *a, 8), 2);
   EXPECT_EQ(*RunningRounds(1024, 16, *a, 8), 1);
   EXPECT_EQ(*RunningRounds(1024, 17, *a, 8), 2);
+}
+
+// Near INT64_MAX threads the rounding up overflowed (a negative count of rounds, before
+// session 51).
+TEST(OccupancyTest, RunningRoundsDoNotOverflowNearTheLargestCount) {
+  Occupancy one;
+  one.threads_per_sm = 1;
+  one.blocks_per_sm = 1;
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  absl::StatusOr<std::int64_t> r = RunningRounds(1, max, one, 2);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(*r, max / 2 + 1);
+  EXPECT_EQ(*RunningRounds(1, max - 1, one, 2), max / 2);
+}
+
+// A capability is a major and a one-digit minor: (2, 10) read as 3.0 and (8, 10) as 9.0
+// before session 51.
+TEST(OccupancyTest, AComputeCapabilityOutOfFormIsNoneKnown) {
+  for (const auto& [major, minor] : std::vector<std::pair<int, int>>{
+           {2, 10}, {8, 10}, {10, -10}, {5, 12}, {0, 30}, {214748364, 7}, {-1, 0}}) {
+    const absl::StatusOr<SmLimits> l = SmLimits::ForComputeCapability(major, minor);
+    EXPECT_EQ(l.status().code(), absl::StatusCode::kNotFound) << major << "." << minor;
+  }
+  EXPECT_TRUE(SmLimits::ForComputeCapability(9, 0).ok());
 }
 
 TEST(OccupancyTest, KernelsThatCannotRun) {

@@ -1,6 +1,7 @@
 #include "streampipe/core/statistics.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -22,6 +23,18 @@ TEST(MedianTest, AnOutlierDoesNotMoveIt) {
 }
 
 TEST(MedianTest, NoValuesIsNaN) { EXPECT_TRUE(std::isnan(Median({}))); }
+
+// A NaN among the values: NaN whatever the order (nth_element gave NaN for {1, NaN, 3} and 1
+// for {NaN, 1, 3} before session 51).
+TEST(MedianTest, ANaNAmongTheValuesIsNaNInAnyOrder) {
+  const double nan = std::nan("");
+  for (const std::vector<double>& v : {std::vector<double>{1.0, nan, 3.0},
+                                       std::vector<double>{nan, 1.0, 3.0},
+                                       std::vector<double>{1.0, 3.0, nan, 2.0}}) {
+    EXPECT_TRUE(std::isnan(Median(v)));
+    EXPECT_TRUE(std::isnan(LowMedian(v)));
+  }
+}
 
 TEST(LowMedianTest, OddCountIsTheMedian) {
   EXPECT_DOUBLE_EQ(LowMedian({5.0, 1.0, 3.0}), 3.0);

@@ -1283,6 +1283,168 @@ TEST(StreamControllerTest, MedianMeasurementIsPerItemAtTheLargestSize) {
   EXPECT_DOUBLE_EQ(one.components.kernel_ms, 10.0);
 }
 
+// A batch more than a factor 2 under the largest is left out of the measurement: a short one
+// (a source's short read) scaled per item carries its fixed costs into the workload's time.
+// Before session 51, of two batches (their median is their mean) a 1000-item one beside a
+// 1e6-item one made the measurement 6x slow.
+TEST(StreamControllerTest, MedianMeasurementLeavesOutABatchFarUnderTheLargest) {
+  BatchObservation full, tiny;
+  full.items = 1'000'000;
+  full.components = {1.0, 0.5, 1.0};
+  full.measured_ms = 2.5;
+  full.h2d_bytes = full.d2h_bytes = 4e6;
+  tiny = full;
+  tiny.items = 1000;  // 10 us fixed per part, then per item
+  tiny.components = {0.011, 0.0055, 0.011};
+  tiny.measured_ms = 0.0275;
+  tiny.h2d_bytes = tiny.d2h_bytes = 4e3;
+  for (const auto& batches : {std::vector<BatchObservation>{full, tiny},
+                              std::vector<BatchObservation>{tiny, full}}) {
+    const BatchObservation m = MedianMeasurement(batches);
+    EXPECT_EQ(m.items, 1'000'000);
+    EXPECT_DOUBLE_EQ(m.measured_ms, 2.5);
+    EXPECT_DOUBLE_EQ(m.components.h2d_ms, 1.0);
+    EXPECT_DOUBLE_EQ(m.components.kernel_ms, 0.5);
+    EXPECT_DOUBLE_EQ(m.h2d_bytes, 4e6);
+  }
+  // Half the items is still scaled per item (the factor itself is near enough).
+  BatchObservation half = full;
+  half.items = 500'000;
+  half.components = {0.6, 0.3, 0.6};
+  half.measured_ms = 1.5;
+  EXPECT_DOUBLE_EQ(MedianMeasurement({full, half}).measured_ms, 2.75);
+}
+
+// The same inside the controller, with two measurement batches and a short halves batch: the
+// reference and the kernel's half are the full batches' (before session 51 the reference
+// stayed 6x slow for the run, and a 1000-item halves batch made the kernel's half 11x its
+// whole, all of it fixed).
+TEST(StreamControllerTest, AShortBatchInsideAMeasurementIsNotScaledIntoIt) {
+  AdaptiveOptions o = Options();
+  o.measure_batches = 2;
+  StreamController c = Make(o);
+  const std::int64_t items = 1'000'000;
+  const auto observe = [&](const BatchPlan& p, std::int64_t n) {
+    const double s = static_cast<double>(n) / 1e6;
+    BatchObservation b;
+    b.items = n;
+    b.components = {0.01 + 1.0 * s, 0.005 + 0.5 * s, 0.01 + 1.0 * s,
+                    p.kind == PlanKind::kMeasureHalves ? 0.0025 + 0.25 * s : 0.0};
+    b.measured_ms = b.components.total_ms();
+    b.h2d_bytes = b.d2h_bytes = 4e6 * s;
+    return c.Observe(p, b);
+  };
+  BatchPlan p = c.Plan(items);
+  ASSERT_EQ(p.kind, PlanKind::kWarmup);
+  ASSERT_TRUE(observe(p, items).ok());
+  p = c.Plan(items);
+  ASSERT_EQ(p.kind, PlanKind::kMeasureHalves);
+  ASSERT_TRUE(observe(p, 1000).ok());  // short
+  p = c.Plan(items);
+  ASSERT_EQ(p.kind, PlanKind::kMeasure);
+  ASSERT_TRUE(observe(p, items).ok());
+  p = c.Plan(items);
+  ASSERT_EQ(p.kind, PlanKind::kMeasure);
+  ASSERT_TRUE(observe(p, 1000).ok());  // short
+  ASSERT_TRUE(c.reference().has_value());
+  EXPECT_EQ(c.reference()->items, items);
+  EXPECT_NEAR(c.reference()->measured_ms, 2.525, 1e-12);
+  EXPECT_NEAR(c.reference()->components.kernel_ms, 0.505, 1e-12);
+  // The halves batch was not used; with no share measured before, the kernel has no half.
+  EXPECT_LT(c.reference()->components.kernel_half_ms, c.reference()->components.kernel_ms);
+  EXPECT_NEAR(c.PredictMs(1, items), 2.525, 0.01 * 2.525);
+}
+
+// A measurement the model cannot use (copies of no time and no G to give them one): n = 1, and
+// the event says why (before session 51 it said "first non-streamed measurement" alone and the
+// predictions were 0 ms from then on).
+TEST(StreamControllerTest, AMeasurementTheModelCannotUseIsSaidInItsEvent) {
+  DeviceTraits t = Believed();
+  t.h2d.ms_per_byte = 0.0;
+  StreamController c(MakeModel(ModelKind::kCurrent), t, Options());
+  BatchPlan p = c.Plan(kItems);
+  BatchObservation b;
+  b.items = kItems;
+  b.components = {0.0, 0.5, 1.0};
+  b.measured_ms = 1.5;
+  b.h2d_bytes = 4e6;
+  b.d2h_bytes = 4e6;
+  while (RunsNonStreamed(p.kind)) {
+    ASSERT_TRUE(c.Observe(p, b).ok());
+    p = c.Plan(kItems);
+  }
+  ASSERT_EQ(c.events().size(), 1u);
+  EXPECT_EQ(c.streams(), 1);
+  EXPECT_NE(c.events()[0].reason.find("the model cannot use this measurement ("),
+            std::string::npos)
+      << c.events()[0].reason;
+  EXPECT_NE(c.events()[0].reason.find("): n = 1, the batch unsplit"), std::string::npos)
+      << c.events()[0].reason;
+}
+
+// A plan out of range (a caller's own, or one not Plan's) is refused: streams = 0 went into
+// log2(n) and NaN predictions, before session 51.
+TEST(StreamControllerTest, APlanOutOfRangeIsRefused) {
+  StreamController c = Make();
+  SimulatedCard card(3);
+  BatchPlan p = c.Plan(kItems);
+  while (RunsNonStreamed(p.kind)) {
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    p = c.Plan(kItems);
+  }
+  const double before = c.PredictMs(8, kItems);
+  for (const int streams : {0, -3, kMaxCandidateStreams + 1}) {
+    BatchPlan bad = p;
+    bad.streams = streams;
+    BatchObservation o = card.Run(p, kTransferBound, kItems);
+    const absl::Status s = c.Observe(bad, o);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << streams;
+    EXPECT_NE(s.message().find(absl::StrCat("a plan of ", streams, " streams")), std::string::npos)
+        << s.message();
+  }
+  BatchPlan bad = p;
+  bad.kind = static_cast<PlanKind>(42);
+  EXPECT_EQ(c.Observe(bad, card.Run(p, kTransferBound, kItems)).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(c.PredictMs(8, kItems), before);
+  EXPECT_TRUE(std::isfinite(c.PredictMs(8, kItems)));
+}
+
+// Batches of another size than the measurement's keep to the candidate rules for their own
+// items (before session 51 only n <= items was asked: a batch of 999999 items ran at n = 10
+// under divisors_only, and one of 600001 items at sub-chunks under min_items_per_stream).
+TEST(StreamControllerTest, ABatchOfAnotherSizeRunsAnNItsItemsAllow) {
+  AdaptiveOptions o = Options();
+  o.candidates.powers_of_two = false;
+  o.candidates.divisors_only = true;
+  o.candidates.min_items_per_stream = 60'000;
+  o.candidates.max_streams = 16;
+  StreamController c = Make(o);
+  SimulatedCard card(5);
+  BatchPlan p = c.Plan(kItems);
+  while (RunsNonStreamed(p.kind)) {
+    ASSERT_TRUE(c.Observe(p, card.Run(p, kTransferBound, kItems)).ok());
+    p = c.Plan(kItems);
+  }
+  const int star = c.streams();
+  ASSERT_GT(star, 1);
+  ASSERT_EQ(kItems % star, 0);
+  for (const std::int64_t items : {std::int64_t{999'999}, std::int64_t{600'001},
+                                   std::int64_t{1'000'003}, std::int64_t{7}}) {
+    const BatchPlan q = c.Plan(items);
+    EXPECT_LE(q.streams, star) << items;
+    EXPECT_EQ(items % q.streams, 0) << items << " at n = " << q.streams;
+    EXPECT_TRUE(q.streams == 1 || items / q.streams >= 60'000) << items << " at " << q.streams;
+  }
+  // 999999 = 3^3 7 11 13 37: the largest divisor up to n* with sub-chunks of 60000 or more.
+  int want = 1;
+  for (int n = 1; n <= star; ++n) {
+    if (999'999 % n == 0 && 999'999 / n >= 60'000) want = n;
+  }
+  EXPECT_EQ(c.Plan(999'999).streams, want);
+  EXPECT_EQ(c.Plan(kItems).streams, star);
+}
+
 // Runs `batches` batches and returns the streams of each exploration visit, in order (a visit
 // is a run of consecutive explore plans at one n).
 std::vector<int> Visits(StreamController& c, SimulatedCard& card, const Workload2& w,

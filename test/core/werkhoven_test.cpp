@@ -39,6 +39,21 @@ TEST(WerkhovenTest, LogGpTransferTimeTableI) {
   EXPECT_NEAR(LogGpTransferMs(hd, mb16, 256), 2.04327959356672, 1e-9);
 }
 
+// Each sample finite, their sums not: G = 0 with OK (the bytes) or "inf ms in all" (the times)
+// before session 51.
+TEST(WerkhovenTest, EstimateGRefusesSumsThatOverflow) {
+  absl::StatusOr<double> g = EstimateMsPerByte(std::vector<double>{1.5e308, 1.5e308},
+                                               std::vector<double>{1.0, 1.0}, 0.0);
+  EXPECT_EQ(g.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(g.status().message().find("the samples' bytes sum to more than a double holds"),
+            std::string::npos)
+      << g.status();
+  g = EstimateMsPerByte(std::vector<double>{1.0, 1.0}, std::vector<double>{1.5e308, 1.5e308},
+                        0.0);
+  EXPECT_NE(g.status().message().find("the samples' times sum to more"), std::string::npos)
+      << g.status();
+}
+
 TEST(WerkhovenTest, EstimateGRecoversTheParameter) {
   const LinkParams hd = TableI().h2d;
   std::vector<double> k = {1e6, 4e6, 16e6, 64e6};

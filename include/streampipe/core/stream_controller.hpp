@@ -225,8 +225,9 @@ absl::Status ValidateExplorationRun(const ExplorationOptions& exploration, int m
 
 // The measurement that several non-streamed batches make together: the median of each part
 // per item, scaled to the largest batch's item count (the last of those, where several are; a
-// short one among them is not the workload's size). Items > 0 in each; none: an empty
-// observation.
+// short one among them is not the workload's size), over the batches within a factor 2 of it
+// (a batch further under carries its fixed costs, scaled per item, into the workload's time).
+// Items > 0 in each; none: an empty observation.
 BatchObservation MedianMeasurement(const std::vector<BatchObservation>& batches);
 
 // Whether the non-streamed measurement `now` shows the workload that `before` showed, up to one
