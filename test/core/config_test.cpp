@@ -308,6 +308,12 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
   // text the flag was pasted into (which the user never wrote).
   s = ApplyConfigOverride(&c, "pipeline.issue", "\"graph");
   EXPECT_EQ(s.message().rfind("--pipeline.issue=\"graph: parse error: ", 0), 0u) << s.message();
+  // A string is taken as written: a quote and a backslash too (`C:\tmp\x` kept its backslashes,
+  // not a tab).
+  for (const std::string v : {R"(a"b\c)", R"(C:\tmp\x)", "a'b"}) {
+    ASSERT_TRUE(ApplyConfigOverride(&c, "pipeline.event_log", v).ok()) << v;
+    EXPECT_EQ(c.event_log, v);
+  }
   // A number is decimal, as every other flag's (TOML's 0x10, 0o20, 1_6 and a comment passed
   // before session 51), with or without a digit beside the point; a boolean takes the other
   // flags' spellings; either says the type it wants.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 #include <algorithm>
 
@@ -115,6 +117,21 @@ TEST(DriftDetectorTest, ARatioOutOfRangeIsRefusedAndChangesNothing) {
   EXPECT_DOUBLE_EQ(d.mean_ratio(), 1.0);
 }
 
+// The window's mean alone: batches alternating 1.25x and 1x of their prediction never make three
+// in a row past the threshold, but their mean (+11.2 % in logs) is past it, far beyond its
+// standard error, once the window (32) is full. Faster likewise.
+TEST(DriftDetectorTest, AWindowMeanPastTheThresholdDriftsWithoutARun) {
+  for (const auto& [slow, why] : std::vector<std::pair<double, std::string>>{
+           {1.25, "window mean slower than expected"}, {0.75, "window mean faster than expected"}}) {
+    DriftDetector d({});
+    for (int i = 1; i <= 32; ++i) {
+      ASSERT_TRUE(d.AddMeasurement(i % 2 == 1 ? slow : 1.0, 1.0).ok());
+      ASSERT_EQ(d.HasDrifted(), i == 32) << "sample " << i;
+    }
+    EXPECT_EQ(std::string(d.reason()), why);
+  }
+}
+
 TEST(DriftDetectorTest, NoDecisionBeforeMinSamples) {
   DriftDetector d({.threshold = 0.1, .window = 16, .min_samples = 8, .consecutive = 3});
   for (int i = 0; i < 7; ++i) ASSERT_TRUE(d.AddMeasurement(3.0, 1.0).ok());
@@ -138,6 +155,13 @@ TEST(DriftDetectorTest, InvalidTimingsAreRejectedWithAStatus) {
 
 TEST(DriftDetectorTest, OptionsAreValidated) {
   EXPECT_TRUE(ValidateDriftDetectorOptions({}).ok());
+  // Each bound, just past it and at it.
+  EXPECT_FALSE(ValidateDriftDetectorOptions({.threshold = 10.0001}).ok());
+  EXPECT_TRUE(ValidateDriftDetectorOptions({.threshold = 10.0}).ok());
+  EXPECT_FALSE(ValidateDriftDetectorOptions({.min_samples = 0}).ok());
+  EXPECT_FALSE(
+      ValidateDriftDetectorOptions({.window = 8, .min_samples = 8, .consecutive = 9}).ok());
+  EXPECT_TRUE(ValidateDriftDetectorOptions({.window = 8, .min_samples = 8, .consecutive = 8}).ok());
   EXPECT_FALSE(ValidateDriftDetectorOptions({.threshold = 0.0}).ok());
   EXPECT_FALSE(ValidateDriftDetectorOptions({.window = 1}).ok());
   EXPECT_FALSE(ValidateDriftDetectorOptions({.window = 8, .min_samples = 9}).ok());

@@ -453,6 +453,14 @@ TEST(InSituFitTest, RoundsThatChaseCPastWhatTheBatchesAllowGiveNoFit) {
     // The pair written adds up to the held slope (after three passes, before session 49, it
     // was up to 0.9 % off on these sweeps; 17 % with 15 % scatter).
     ASSERT_NEAR(f->h2d_gap_ms + f->idle_stream_overhead_ms, 0.008, 1e-12) << "trial " << trial;
+    // And g is where the passes stop: fitted again from the g and c0 returned, g falls no
+    // further (the sum above holds by construction; this fails where the passes stop early).
+    InSituTerms again = t;
+    again.h2d_gap_ms = f->h2d_gap_ms;
+    again.idle_stream_overhead_ms = 0.008 - f->h2d_gap_ms;
+    absl::StatusOr<InSituFit> refit = FitInSitu(again, s);
+    ASSERT_TRUE(refit.ok()) << "trial " << trial << ": " << refit.status();
+    ASSERT_GE(refit->h2d_gap_ms, f->h2d_gap_ms * (1.0 - 1e-12)) << "trial " << trial;
   }
   int fitted = 0;
   for (int trial = 0; trial < 2000; ++trial) {

@@ -158,6 +158,19 @@ TEST(LeastSquaresTest, RobustFitRejectsBadScales) {
   }
 }
 
+// r² of a poor fit, by hand: y = {1, 3, 2, 4} on x = 1..4 fits y = 0.8 x + 0.5, residuals
+// -0.3, 0.9, -0.9, 0.3 (1.8 in squares) of a total 5: r² = 0.64.
+TEST(LeastSquaresTest, RSquaredOfAPoorFit) {
+  const std::vector<double> a = {1, 1, 2, 1, 3, 1, 4, 1};
+  const std::vector<double> y = {1, 3, 2, 4};
+  absl::StatusOr<LinearFit> f = FitLeastSquares(a, 2, y);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_NEAR(f->coefficients[0], 0.8, 1e-12);
+  EXPECT_NEAR(f->coefficients[1], 0.5, 1e-12);
+  EXPECT_NEAR(f->residual_sum_squares, 1.8, 1e-12);
+  EXPECT_NEAR(f->r_squared, 0.64, 1e-12);
+}
+
 // Rank is judged per column: an intercept beside values near 1e11 (a size in bytes) is no
 // linear combination of them (refused as rank deficient before session 51).
 TEST(LeastSquaresTest, ColumnsOfFarApartScalesAreOfFullRank) {

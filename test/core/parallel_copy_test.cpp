@@ -10,7 +10,7 @@ namespace streampipe {
 namespace {
 
 TEST(ParallelCopyTest, CopiesEveryByteForManySizesAndThreadCounts) {
-  std::mt19937 rng(std::random_device{}());
+  std::mt19937 rng(20261128);  // fixed: a failure can be run again
   for (int threads : {1, 2, 3, 8}) {
     ParallelCopier copier(threads);
     EXPECT_EQ(copier.threads(), threads);

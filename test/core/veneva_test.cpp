@@ -93,6 +93,17 @@ TEST(VenevaTest, Table4PredictedOptimumAllSizes) {
   }
 }
 
+// Eq. 6 takes an n only where streaming gains (margin > 0): where no candidate does, one stream,
+// even if 1 is not among the candidates.
+TEST(VenevaTest, NoCandidateWithAGainIsOneStream) {
+  VenevaCoefficients c = VenevaCoefficients::Published();
+  c.sum_slope = 0.0;
+  c.sum_intercept = -1.0;  // nothing overlaps: every margin is negative
+  const int candidates[] = {2, 4, 8};
+  EXPECT_EQ(VenevaOptimum(c, 1e6, candidates), 1);
+  for (int n : candidates) EXPECT_LT(VenevaMargin(c.Sum(1e6), c.Overhead(1e6, n), n), 0.0);
+}
+
 TEST(VenevaTest, ModelPredictionIsEq5SolvedForTStreamed) {
   // With the measured sum (not the regression), T_str = T_non - (n-1)/n sum + T_overhead.
   VenevaCoefficients c = VenevaCoefficients::Published();

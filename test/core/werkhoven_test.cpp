@@ -39,6 +39,17 @@ TEST(WerkhovenTest, LogGpTransferTimeTableI) {
   EXPECT_NEAR(LogGpTransferMs(hd, mb16, 256), 2.04327959356672, 1e-9);
 }
 
+// Section V-A's estimator is a sum over the samples, not one of them: residuals of 0.1 and
+// 0.3 ms over 1e6 and 4e6 bytes give G = 0.4 ms / 5e6 bytes (one sample alone: 1e-7 or 7.5e-8).
+TEST(WerkhovenTest, EstimateGSumsEverySample) {
+  const double latency = 0.01;
+  absl::StatusOr<double> g =
+      EstimateMsPerByte(std::vector<double>{1e6, 4e6},
+                        std::vector<double>{latency + 0.1, latency + 0.3}, latency);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_NEAR(*g, 0.4 / 5e6, 1e-20);
+}
+
 // Each sample finite, their sums not: G = 0 with OK (the bytes) or "inf ms in all" (the times)
 // before session 51.
 TEST(WerkhovenTest, EstimateGRefusesSumsThatOverflow) {
