@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/algorithm/container.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -25,6 +26,33 @@ constexpr char kCommand[] = "calibrate";
 
 double Gbps(double ms_per_byte) { return ms_per_byte > 0.0 ? 1.0 / ms_per_byte / 1e6 : 0.0; }
 }  // namespace
+
+absl::StatusOr<DeviceProfile> ProfileForRun(std::string_view command, const std::string& flag,
+                                            const std::string& path, int device,
+                                            std::string* why, int* exit_code) {
+  const auto fail = [&](int code, const absl::Status& s) -> absl::Status {
+    *exit_code = Fail(command, code, AnnotateStatus(s, flag));
+    return s;
+  };
+  // Read first, to tell a file that cannot be read (66) from a broken one (78).
+  const absl::StatusOr<DeviceProfile> read = ReadDeviceProfile(path);
+  if (!read.ok() && !absl::IsNotFound(read.status())) {
+    return fail(absl::IsPermissionDenied(read.status()) ? kExitNoInput : kExitConfig,
+                read.status());
+  }
+  absl::StatusOr<DeviceProfile> p = LoadOrCalibrate(path, device, /*save=*/false, why);
+  if (!p.ok()) {
+    // Another card's profile (read, and refused) is the file's; the rest is the device's or
+    // the calibration's.
+    return fail(read.ok() && absl::IsFailedPrecondition(p.status()) ? kExitConfig : kExitSoftware,
+                p.status());
+  }
+  if (!why->empty()) {  // calibrated: written where it was asked for
+    if (absl::Status w = WriteDeviceProfile(path, *p); !w.ok()) return fail(kExitIoErr, w);
+    *why += absl::EndsWith(*why, "again") ? " and written over" : " and written there";
+  }
+  return p;
+}
 
 int RunCalibrate(const std::vector<std::string>& args) {
   int device = 0;

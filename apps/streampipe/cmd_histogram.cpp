@@ -22,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli.hpp"
@@ -359,6 +360,15 @@ int RunHistogram(const std::vector<std::string>& args) {
                                         : "each output needs its own"));
     }
   }
+  // A fixed n beyond the pipeline's pool of streams: said now, naming the key that bounds it
+  // (before session 51 RunContinuous refused it after the calibration, exit 70).
+  if (device != "cpu" && streams > cfg.config.max_streams) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat("--streams=", streams, ": the pipeline's pool has 1 to ",
+                             cfg.config.max_streams, " streams (pipeline.max_streams",
+                             config_path.empty() ? "" : absl::StrCat(" in ", config_path),
+                             "); raise it to run more"));
+  }
   // A --config file is read and checked on the CPU too (one file may serve both devices), but a
   // key given on the command line for this run would set nothing: said, as for --streams.
   if (device == "cpu" && !fs.overrides().empty()) {
@@ -474,18 +484,28 @@ int RunHistogram(const std::vector<std::string>& args) {
                   absl::StrCat("no CUDA device (", NoDeviceReason(),
                                "); use --device=cpu to compute the histograms on the CPU"));
     }
-    // The configured device current first: the calibration restores the caller's device, and
-    // this thread's, never chosen, is device 0 (whose context the restore would create). A
-    // device number out of range is the calibration's to report.
-    if (cfg.config.device >= 0 && cfg.config.device < CudaDeviceCount()) {
-      (void)cudaSetDevice(cfg.config.device);
+    // A device this machine does not have is the configuration's error, said as such (before
+    // session 51 it was 70 without a profile and 78 with one, from the calibration).
+    if (cfg.config.device >= CudaDeviceCount()) {
+      const bool flag = absl::c_any_of(fs.overrides(),
+                                       [](const auto& o) { return o.first == "pipeline.device"; });
+      return Fail(kCommand, flag ? kExitUsage : kExitConfig,
+                  absl::StrCat(flag ? "--pipeline.device=" : "pipeline.device = ",
+                               cfg.config.device, flag ? "" : absl::StrCat(" (", config_path, ")"),
+                               ": this machine has ", CudaDeviceCount(), " CUDA device",
+                               CudaDeviceCount() == 1 ? "" : "s", ", numbered from 0"));
     }
+    // The configured device current first: the calibration restores the caller's device, and
+    // this thread's, never chosen, is device 0 (whose context the restore would create).
+    if (cfg.config.device >= 0) (void)cudaSetDevice(cfg.config.device);
     // One calibration for every pipeline of the run (one per frame format).
     if (!cfg.config.profile.empty()) {
       std::string why;  // where it calibrated, said, with where it wrote the profile
-      absl::StatusOr<DeviceProfile> p =
-          LoadOrCalibrate(cfg.config.profile, cfg.config.device, true, &why);
-      if (!p.ok()) return Fail(kCommand, kExitConfig, p.status());
+      int code = kExitOk;
+      absl::StatusOr<DeviceProfile> p = ProfileForRun(kCommand, "pipeline.profile",
+                                                      cfg.config.profile, cfg.config.device,
+                                                      &why, &code);
+      if (!p.ok()) return code;
       if (!quiet && !why.empty()) {
         std::cerr << "streampipe histogram: pipeline.profile: " << why << "\n";
       }

@@ -1238,8 +1238,11 @@ int RunSweep(const std::vector<std::string>& args) {
     // missing or this card's from another driver, calibrating (and writing it) would only end
     // in a refusal; another card's is refused by either path.
     std::string why;  // a fresh sweep that calibrated says so, and where it wrote the profile
-    absl::StatusOr<DeviceProfile> p = resume ? LoadDeviceProfile(profile, *device_info)
-                                             : LoadOrCalibrate(profile, 0, true, &why);
+    int code = kExitOk;
+    absl::StatusOr<DeviceProfile> p =
+        resume ? LoadDeviceProfile(profile, *device_info)
+               : ProfileForRun(kCommand, profile_flag, profile, 0, &why, &code);
+    if (!p.ok() && !resume) return code;
     if (!p.ok() && resume) {
       return Fail(kCommand, absl::IsNotFound(p.status()) ? kExitNoInput : kExitConfig,
                   absl::StrCat("--resume: ", profile_flag, ": ", p.status().message(),

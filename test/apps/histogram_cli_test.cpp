@@ -625,6 +625,22 @@ TEST(HistogramCliTest, StdinAsTheOutputIsRefusedAndADescriptorIsWrittenThrough) 
   std::filesystem::remove_all(dir);
 }
 
+// A fixed n past the pipeline's pool (pipeline.max_streams, 32 by default) is the flag's error,
+// said before the GPU is looked for (before session 51: exit 70 after the calibration).
+TEST(HistogramCliTest, AFixedNPastThePoolIsRefusedNamingItsKey) {
+  CommandResult r = RunCommand(kBin + " histogram --synthetic=section44 --frames=2 --streams=64");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--streams=64: the pipeline's pool has 1 to 32 streams "
+                       "(pipeline.max_streams); raise it to run more"),
+            std::string::npos)
+      << r.err;
+  // With the pool raised, it runs (here: 0 with a GPU, 69 without one).
+  r = RunCommand(kBin + " histogram --quiet --synthetic=section44 --frames=2 --streams=64 "
+                 "--pipeline.max_streams=64 --output=/dev/null");
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 69) << r.exit_code << ": " << r.err;
+  EXPECT_EQ(r.err.find("the pipeline's pool"), std::string::npos) << r.err;
+}
+
 // Neither an input nor --synthetic was said to be "not both"; --frames=-1 was named by the
 // synthetic source's field, not the flag.
 TEST(HistogramCliTest, TheInputsMessagesNameWhatWasGiven) {

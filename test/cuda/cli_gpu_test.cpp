@@ -131,6 +131,38 @@ TEST_F(SweepCliGpuTest, AConfigFileGivesThePlanAndAFlagWinsOverIt) {
 // --profile naming another card's profile: refused with both cards named, before anything is
 // measured, and the file left byte for byte (before session 46 the sweep calibrated this card
 // and wrote over it).
+// A profile's failures each with their code (every one was 78 before session 51): one that
+// cannot be read (a directory) 66, a broken one 78, one that cannot be written after the
+// calibration 74; and a device the machine lacks is the configuration's (64 from a flag).
+TEST(ProfileCliGpuTest, AProfilesFailuresHaveTheirOwnExitCodes) {
+  STREAMPIPE_REQUIRE_GPU();
+  const std::string dir = ::testing::TempDir() + "/profile_codes";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/a-directory.toml");
+  std::ofstream(dir + "/broken.toml") << "not a profile\n";
+  const std::string run = "timeout 300 " + kBin +
+                          " histogram --quiet --synthetic=section44 --frames=4 --width=64 "
+                          "--height=64 --output=" + dir + "/h.csv --pipeline.profile=";
+  testing::CommandResult r = testing::RunCommand(run + dir + "/a-directory.toml");
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("pipeline.profile: "), std::string::npos) << r.err;
+  r = testing::RunCommand(run + dir + "/broken.toml");
+  EXPECT_EQ(r.exit_code, 78) << r.err;
+  EXPECT_EQ(testing::ReadFile(dir + "/broken.toml"), "not a profile\n");
+  r = testing::RunCommand(run + dir + "/no-such-dir/p.toml");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("pipeline.profile: "), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/h.csv"));
+  r = testing::RunCommand("timeout 300 " + kBin + " sweep --grid=quick --output=" + dir +
+                          "/s.csv --profile=" + dir + "/a-directory.toml");
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  r = testing::RunCommand(kBin + " histogram --quiet --synthetic=section44 --frames=4 "
+                          "--pipeline.device=63 --output=" + dir + "/h.csv");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--pipeline.device=63: this machine has "), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(SweepCliGpuTest, AnotherCardsProfileIsRefusedAndKept) {
   const std::string profile_text = testing::ReadFile(profile_);
   const std::size_t name = profile_text.find("\nname = \"");
