@@ -1,9 +1,13 @@
 #include "cli.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -12,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/toml_schema.hpp"
+#include "streampipe/video/histogram_writer.hpp"
 
 namespace streampipe::cli {
 
@@ -291,6 +296,26 @@ std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
     }
   }
   return std::nullopt;
+}
+
+// Why `path` could not be written, or "" where it could: an existing file (through its links)
+// writable by this process, or a directory to create it in that is. Nothing is opened or made.
+std::string CannotWrite(const std::string& path) {
+  if (video::DescriptorNamedBy(path)) return "";  // opened, and checked, when written
+  const absl::StatusOr<std::string> target = FollowLinks(path);
+  if (!target.ok()) return std::string(target.status().message());
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(*target, ec);
+  if (std::filesystem::is_directory(st)) return "a directory";
+  if (std::filesystem::exists(st)) {
+    return ::access(target->c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+  }
+  std::filesystem::path dir = std::filesystem::path(*target).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!std::filesystem::is_directory(dir, ec)) return "no directory '" + dir.string() + "'";
+  return ::access(dir.c_str(), W_OK | X_OK) == 0
+             ? ""
+             : absl::StrCat("the directory '", dir.string(), "': ", std::strerror(errno));
 }
 
 }  // namespace streampipe::cli

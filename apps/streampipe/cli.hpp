@@ -100,6 +100,11 @@ int Fail(std::string_view command, int code, const absl::Status& status);
 // a link cannot be read.
 absl::StatusOr<std::string> FollowLinks(const std::string& path);
 
+// Why `path` could not be written, or "" where it could: an existing file (through its links)
+// writable by this process, or a directory to create it in that is. Nothing is opened or made
+// (a FIFO's open would wait for a reader; a link to no file yet is left as it is).
+std::string CannotWrite(const std::string& path);
+
 // Do two paths name one file: the same path, or two names of one existing file (a link, "./",
 // "a/../")? An output opened over its own input would empty it before it is read. A device
 // (a terminal, /dev/null, a socket) is no one file here: named twice, nothing is lost.

@@ -360,6 +360,16 @@ int RunHistogram(const std::vector<std::string>& args) {
                                         : "each output needs its own"));
     }
   }
+  // The event log, which the pipeline opens (appending) once the input is open and the GPU
+  // calibrated: one that cannot be written is said now, as an output (before session 51 it
+  // failed Create, exit 70, after the calibration).
+  if (device != "cpu" && !cfg.config.event_log.empty()) {
+    if (const std::string why = CannotWrite(cfg.config.event_log); !why.empty()) {
+      return Fail(kCommand, kExitIoErr,
+                  absl::StrCat("pipeline.event_log: cannot write '", cfg.config.event_log,
+                               "': ", why));
+    }
+  }
   // A fixed n beyond the pipeline's pool of streams: said now, naming the key that bounds it
   // (before session 51 RunContinuous refused it after the calibration, exit 70).
   if (device != "cpu" && streams > cfg.config.max_streams) {

@@ -731,26 +731,6 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   return ReportSummary(*sum, *summary_file, summary_path);
 }
 
-// Why `path` could not be written, or "" where it could: an existing file (through its links)
-// writable by this process, or a directory to create it in that is. Nothing is opened or made.
-std::string CannotWrite(const std::string& path) {
-  if (video::DescriptorNamedBy(path)) return "";  // opened, and checked, when written
-  const absl::StatusOr<std::string> target = FollowLinks(path);
-  if (!target.ok()) return std::string(target.status().message());
-  std::error_code ec;
-  const std::filesystem::file_status st = std::filesystem::status(*target, ec);
-  if (std::filesystem::is_directory(st)) return "a directory";
-  if (std::filesystem::exists(st)) {
-    return ::access(target->c_str(), W_OK) == 0 ? "" : std::strerror(errno);
-  }
-  std::filesystem::path dir = std::filesystem::path(*target).parent_path();
-  if (dir.empty()) dir = ".";
-  if (!std::filesystem::is_directory(dir, ec)) return "no directory '" + dir.string() + "'";
-  return ::access(dir.c_str(), W_OK | X_OK) == 0
-             ? ""
-             : absl::StrCat("the directory '", dir.string(), "': ", std::strerror(errno));
-}
-
 // --trace-dir: the file of one batch per issue order, for each issue mode (`dir` exists).
 std::vector<std::string> TracePaths(const std::vector<std::string>& issues,
                                     const std::string& dir) {

@@ -641,6 +641,18 @@ TEST(HistogramCliTest, AFixedNPastThePoolIsRefusedNamingItsKey) {
   EXPECT_EQ(r.err.find("the pipeline's pool"), std::string::npos) << r.err;
 }
 
+// An event log that cannot be written is said before the GPU is looked for, as an output (74;
+// before session 51 the pipeline's Create failed on it after the calibration, exit 70).
+TEST(HistogramCliTest, AnEventLogThatCannotBeWrittenIsAnOutputError) {
+  CommandResult r = RunCommand(kBin + " histogram --synthetic=section44 --frames=2 "
+                               "--pipeline.event_log=/nonexistent-dir/e.jsonl");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_NE(r.err.find("pipeline.event_log: cannot write '/nonexistent-dir/e.jsonl': no "
+                       "directory '/nonexistent-dir'"),
+            std::string::npos)
+      << r.err;
+}
+
 // Neither an input nor --synthetic was said to be "not both"; --frames=-1 was named by the
 // synthetic source's field, not the flag.
 TEST(HistogramCliTest, TheInputsMessagesNameWhatWasGiven) {
