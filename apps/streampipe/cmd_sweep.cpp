@@ -850,6 +850,16 @@ int RunSweep(const std::vector<std::string>& args) {
     return SummarizeCsv(from, flagged.summary);
   }
   if (config_markdown) {
+    // The reference of every key, as `config --markdown`: a plan file or a flag beside it would
+    // be checked by nothing (both exited 0 before session 51).
+    for (const std::string& name : fs.SetFlags()) {
+      if (name != "config-markdown") {
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat("--config-markdown prints the reference of every key; it checks "
+                                 "no plan and takes no other flag (--",
+                                 name, "; run it without --config-markdown)"));
+      }
+    }
     std::cout << SweepPlanMarkdown();
     return kExitOk;
   }
@@ -1012,6 +1022,28 @@ int RunSweep(const std::vector<std::string>& args) {
                                "'; ",
                                i == 0 ? "writing it would replace the plan file"
                                       : "each output needs its own"));
+    }
+  }
+  // A grid's flag given where that grid does not run would change nothing: said (before
+  // session 51 `--size-mib=128` beside the default quick grid measured its 16 MiB, exit 0). A
+  // plan file may hold every grid's keys; its flags only are checked.
+  {
+    const std::vector<std::string> grid_names = *ParseNameList(plan.grid, SweepGridNames());
+    const std::set<std::string> runs(grid_names.begin(), grid_names.end());
+    static const std::pair<const char*, const char*> kGridOf[] = {
+        {"sweep.size_mib", "symmetric"},     {"sweep.iters", "symmetric"},
+        {"sweep.total_mib", "asymmetric"},   {"sweep.in_24ths", "asymmetric"},
+        {"sweep.asym_iters", "asymmetric"},  {"sweep.matmul_p", "matmul"},
+        {"sweep.frames", "histogram"},       {"sweep.batch_frames", "histogram"},
+        {"sweep.histogram_kernel", "histogram"}};
+    for (const auto& [path, grid] : kGridOf) {
+      const TomlKey* key = SweepPlanSchema().Find(path);
+      if (key != nullptr && fs.WasSet(SweepPlanFlag(*key)) && runs.count("all") == 0 &&
+          runs.count(grid) == 0) {
+        return Fail(kCommand, kExitUsage,
+                    absl::StrCat("--", SweepPlanFlag(*key), " is for the ", grid,
+                                 " grid, which --grid=", plan.grid, " does not run"));
+      }
     }
   }
   // The plan is printed once it is one the sweep would run: its outputs checked too (before

@@ -1,7 +1,9 @@
 #include "streampipe/core/config.hpp"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "streampipe/core/model.hpp"
 
 namespace streampipe {
@@ -169,7 +171,17 @@ absl::Status ValidatePipelineConfig(const PipelineConfig& c, std::string_view na
   // pipeline caps them), and a visit long enough for its samples.
   for (absl::Status s : {ValidateAdaptiveOptions(CapStreams(c.adaptive, c.max_streams)),
                          ValidateExplorationRun(c.adaptive.exploration, c.max_in_flight)}) {
-    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.message()));
+    if (s.ok()) continue;
+    // The candidates' bounds: the keys that make them, with their values (the message named
+    // only the bounds before session 51).
+    const CandidateOptions& k = c.adaptive.candidates;
+    const std::string keys =
+        absl::StartsWith(s.message(), "no stream count in ")
+            ? absl::StrCat(" (streams.min = ", k.min_streams, ", streams.max = ", k.max_streams,
+                           ", pipeline.max_streams = ", c.max_streams, ", streams.powers_of_two = ",
+                           k.powers_of_two ? "true" : "false", ")")
+            : "";
+    return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.message(), keys));
   }
   return absl::OkStatus();
 }
@@ -264,6 +276,13 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
   if (spec->type == TomlType::kString && (v.empty() || v.front() != '"')) {
     std::string q = "\"";
     for (char ch : v) {
+      // A control character is written as TOML's escape: as it is, the basic string refused it
+      // (a parse error, before session 51), though the flag's value is taken as written.
+      const auto u = static_cast<unsigned char>(ch);
+      if (u < 0x20 || u == 0x7f) {
+        absl::StrAppend(&q, absl::StrFormat("\\u%04X", u));
+        continue;
+      }
       if (ch == '"' || ch == '\\') q.push_back('\\');
       q.push_back(ch);
     }

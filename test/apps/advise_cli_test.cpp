@@ -881,6 +881,30 @@ TEST(AdviseCliTest, AConfigKeysFlagIsReadAsTheOtherFlags) {
       << r.err;
 }
 
+// A grid's flag where that grid does not run, and --config-markdown beside a plan or a flag:
+// each changed nothing and exited 0 before session 51.
+TEST(AdviseCliTest, SweepRefusesFlagsThatWouldChangeNothing) {
+  for (const auto& [flags, said] : std::vector<std::pair<std::string, std::string>>{
+           {"--size-mib=128", "--size-mib is for the symmetric grid, which --grid=quick does not run"},
+           {"--grid=symmetric --asym-iters=5",
+            "--asym-iters is for the asymmetric grid, which --grid=symmetric does not run"},
+           {"--grid=matmul,asymmetric --frames=64x64",
+            "--frames is for the histogram grid, which --grid=matmul,asymmetric does not run"},
+           {"--config-markdown --repetitions=3",
+            "--config-markdown prints the reference of every key; it checks no plan and takes "
+            "no other flag (--repetitions;"}}) {
+    const std::string print = flags.starts_with("--config-markdown") ? "" : " --print-config";
+    CommandResult r = RunCommand(kBin + " sweep " + flags + print);
+    EXPECT_EQ(r.exit_code, 64) << flags << ": " << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos) << flags << ": " << r.err;
+  }
+  for (const std::string flags : {"--grid=symmetric --size-mib=128", "--grid=all --frames=64x64",
+                                  "--grid=histogram,quick --histogram-kernel=global"}) {
+    CommandResult r = RunCommand(kBin + " sweep --print-config " + flags);
+    EXPECT_EQ(r.exit_code, 0) << flags << ": " << r.err;
+  }
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);

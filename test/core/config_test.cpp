@@ -310,7 +310,7 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
   EXPECT_EQ(s.message().rfind("--pipeline.issue=\"graph: parse error: ", 0), 0u) << s.message();
   // A string is taken as written: a quote and a backslash too (`C:\tmp\x` kept its backslashes,
   // not a tab).
-  for (const std::string v : {R"(a"b\c)", R"(C:\tmp\x)", "a'b"}) {
+  for (const std::string v : {R"(a"b\c)", R"(C:\tmp\x)", "a'b", "a\x1b[31mb\tc\x7f"}) {
     ASSERT_TRUE(ApplyConfigOverride(&c, "pipeline.event_log", v).ok()) << v;
     EXPECT_EQ(c.event_log, v);
   }
@@ -359,6 +359,17 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
   ASSERT_TRUE(ApplyConfigOverride(&c, "streams.max", "8").ok());
   EXPECT_NE(ValidatePipelineConfig(c, "flags").message().find("streams.min (16) exceeds"),
             std::string::npos);
+}
+
+// Bounds no candidate fits are named by their keys and values (before session 51 the message
+// gave the bounds alone: "no stream count in [3, 3] is a power of two").
+TEST(ConfigTest, CandidateBoundsThatLeaveNoNAreNamedByTheirKeys) {
+  absl::StatusOr<PipelineConfig> c =
+      ParsePipelineConfig("[streams]\nmin = 3\nmax = 3\npowers_of_two = true\n", "p2.toml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().message(),
+            "p2.toml: no stream count in [3, 3] is a power of two (streams.min = 3, streams.max "
+            "= 3, pipeline.max_streams = 32, streams.powers_of_two = true)");
 }
 
 // The anchors' profile, as calibrate would write it on driver 13000.
@@ -532,6 +543,23 @@ TEST(DeviceProfileTest, AComputeCapabilityOrSmCountOfZeroIsRefusedNamingItsLine)
     EXPECT_THAT(std::string(p.status().message()),
                 ::testing::HasSubstr(absl::StrCat("p.toml:", line_no, ": key '", key, "'")))
         << p.status();
+  }
+}
+
+// A copy's time per byte of 0 is no measurement: refused naming the key (before session 51 it
+// loaded, and `advise` then failed with "no time and no G", exit 64, naming no profile).
+TEST(DeviceProfileTest, ATimePerByteOfZeroIsRefusedNamingItsKey) {
+  for (const char* key :
+       {"h2d.ms_per_byte", "d2h.ms_per_byte", "h2d.duplex_ms_per_byte", "d2h.duplex_ms_per_byte"}) {
+    DeviceProfile p = AnchorProfile();
+    LinkParams& link = std::string(key).starts_with("h2d") ? p.traits.h2d : p.traits.d2h;
+    (std::string(key).find("duplex") != std::string::npos ? link.duplex_ms_per_byte
+                                                           : link.ms_per_byte) = 0.0;
+    absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
+    ASSERT_FALSE(back.ok()) << key;
+    EXPECT_EQ(back.status().message(),
+              absl::StrCat("p.toml: key '", key,
+                           "' = 0 is no measured time per byte (calibrate writes one > 0)"));
   }
 }
 
