@@ -140,7 +140,7 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema() {
     s->Double("exploration.probe_ratio", [](C& c) -> double& {
       return c.adaptive.exploration.probe_ratio; }, 0.0, 100.0,
               "once per derivation, visit the largest n predicted within this many times the "
-              "time of n, to calibrate the per-stream and issue costs (0 or 1: never)");
+              "time of n, to calibrate the per-stream and issue costs (at most 1: never)");
     s->Int("exploration.second_visit_batches", [](C& c) -> int& {
       return c.adaptive.exploration.second_visit_batches; }, 0, 1e9,
            "visit each neighbour of n a second time, at least this many batches after its first "
