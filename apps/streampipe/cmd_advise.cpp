@@ -193,6 +193,12 @@ int RunAdvise(const std::vector<std::string>& args) {
   if (f.divisors_only && f.items <= 0) {
     return Fail(kCommand, kExitUsage, "--divisors-only needs --items > 0 (the n dividing it)");
   }
+  // Likewise a sub-chunk's least items: without --items it bounded nothing, silently (before
+  // session 51).
+  if (fs.WasSet("min-items-per-stream") && f.items <= 0) {
+    return Fail(kCommand, kExitUsage,
+                "--min-items-per-stream needs --items > 0 (the items each sub-chunk takes from)");
+  }
   // An unset variable in `--profile=$P` gave the H100 anchors' advice as if no profile were
   // named (before session 49).
   if (fs.WasSet("profile") && f.profile.empty()) {
@@ -217,7 +223,7 @@ int RunAdvise(const std::vector<std::string>& args) {
   // Half the items taking longer than all of them is no kernel's time (noise in a measured
   // pair of a kernel that is all fixed cost, or a typo): the model clamps it, and says so here
   // (before session 49, silently).
-  if (f.kernel_half_ms > f.kernel_ms && f.kernel_ms > 0.0) {
+  if (f.kernel_half_ms > f.kernel_ms) {
     std::cerr << "streampipe " << kCommand << ": note: "
               << absl::StrCat("--kernel-half-ms=", f.kernel_half_ms, " is more than --kernel-ms=",
                               f.kernel_ms)

@@ -83,6 +83,17 @@ int RunCalibrate(const std::vector<std::string>& args) {
   if (max_mib < 4 || max_mib > 4096) {
     return Fail(kCommand, kExitUsage, absl::StrCat("--max-mib=", max_mib, ": must be in [4, 4096]"));
   }
+  // --quick takes at most 7 repetitions and 64 MiB: more, asked for beside it, were lowered
+  // silently (before session 51).
+  if (quick && ((fs.WasSet("repetitions") && repetitions > 7) ||
+                (fs.WasSet("max-mib") && max_mib > 64))) {
+    return Fail(kCommand, kExitUsage,
+                absl::StrCat(fs.WasSet("repetitions") && repetitions > 7
+                                 ? absl::StrCat("--repetitions=", repetitions)
+                                 : absl::StrCat("--max-mib=", max_mib),
+                             ": --quick measures at most 7 repetitions of copies up to 64 MiB; "
+                             "drop --quick to measure more"));
+  }
   // An unset variable in `--output=$P` printed the profile instead (before session 49); `-` is
   // stdout, as for the other commands' outputs.
   if (fs.WasSet("output") && output.empty()) {

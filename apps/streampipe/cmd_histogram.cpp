@@ -263,6 +263,13 @@ int RunHistogram(const std::vector<std::string>& args) {
                   absl::StrCat("--", flag, " is empty; name a file", or_stdout));
     }
   }
+  // An empty --synthetic= (an unset variable) read the INPUT, or none (exit 0 with an INPUT,
+  // before session 51).
+  if (fs.WasSet("synthetic") && synthetic.empty()) {
+    return Fail(kCommand, kExitUsage,
+                "--synthetic is empty; name a pattern: section44, scene-cuts or "
+                "resolution-changes");
+  }
   // Flags about the GPU's batches would do nothing on the CPU: said, not dropped.
   if (device == "cpu" && !trace_path.empty()) {
     return Fail(kCommand, kExitUsage,
@@ -420,6 +427,13 @@ int RunHistogram(const std::vector<std::string>& args) {
     so.frames = frames;
     so.seed = static_cast<std::uint64_t>(seed);
     so.scene_length = scene_length;
+    // A pattern without scenes takes no scene length (section44's output was the same for any,
+    // exit 0, before session 51).
+    if (fs.WasSet("scene-length") && so.pattern == video::SyntheticPattern::kSection44) {
+      return Fail(kCommand, kExitUsage,
+                  absl::StrCat("--scene-length: --synthetic=", synthetic,
+                               " has no scenes (random frames, then one value a frame)"));
+    }
     absl::StatusOr<std::unique_ptr<video::FrameSource>> src = video::MakeSyntheticSource(so);
     if (!src.ok()) return Fail(kCommand, kExitUsage, src.status());
     source = std::move(*src);

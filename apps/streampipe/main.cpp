@@ -99,6 +99,11 @@ int main(int argc, char** argv) {
     }
     name = args[0];
     args = {"--help"};
+    // `help help` and `help --help` are help itself (64, "unknown command", before session 51).
+    if (name == "help" || name == "--help" || name == "-h") {
+      PrintHelp(std::cout);
+      return CheckStdout("help", streampipe::cli::kExitOk);
+    }
   } else if (name == "help" || name == "--help" || name == "-h") {
     PrintHelp(std::cout);
     return CheckStdout("help", streampipe::cli::kExitOk);

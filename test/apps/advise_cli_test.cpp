@@ -905,6 +905,35 @@ TEST(AdviseCliTest, SweepRefusesFlagsThatWouldChangeNothing) {
   }
 }
 
+// Flags that did nothing where they were given, each said now (exit 0 before session 51), and
+// `help help`, which was an unknown command.
+TEST(AdviseCliTest, FlagsThatDidNothingAreRefusedAndHelpHelpIsHelp) {
+  for (const auto& [command, said] : std::vector<std::pair<std::string, std::string>>{
+           {"advise --kernel-ms=1 --h2d-ms=1 --d2h-ms=1 --min-items-per-stream=1000",
+            "--min-items-per-stream needs --items > 0"},
+           {"histogram --device=cpu --synthetic=section44 --frames=2 --scene-length=5",
+            "--scene-length: --synthetic=section44 has no scenes"},
+           {"histogram --device=cpu --synthetic= in.y4m",
+            "--synthetic is empty; name a pattern"},
+           {"calibrate --quick --repetitions=21", "--repetitions=21: --quick measures at most 7"},
+           {"calibrate --quick --max-mib=256", "--max-mib=256: --quick measures at most 7 "
+                                               "repetitions of copies up to 64 MiB"}}) {
+    CommandResult r = RunCommand(kBin + " " + command);
+    EXPECT_EQ(r.exit_code, 64) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos) << command << ": " << r.err;
+  }
+  CommandResult r = RunCommand(kBin + " advise --kernel-ms=0 --kernel-half-ms=5 --h2d-ms=1 "
+                               "--d2h-ms=1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --kernel-half-ms=5 is more than --kernel-ms=0"), std::string::npos)
+      << r.err;
+  for (const std::string help : {"help help", "help --help", "help -h"}) {
+    r = RunCommand(kBin + " " + help);
+    EXPECT_EQ(r.exit_code, 0) << help << ": " << r.err;
+    EXPECT_NE(r.out.find("usage: streampipe <command>"), std::string::npos) << help;
+  }
+}
+
 TEST(AdviseCliTest, UnknownCommandIsUsage) {
   CommandResult r = RunCommand(kBin + " frobnicate");
   EXPECT_EQ(r.exit_code, 64);
