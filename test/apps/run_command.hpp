@@ -3,6 +3,7 @@
 #define STREAMPIPE_TEST_APPS_RUN_COMMAND_HPP_
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,11 @@ inline CommandResult RunCommand(const std::string& command) {
   const int out_fd = mkstemp(out_path);
   const int err_fd = mkstemp(err_path);
   CommandResult r;
+  // The descriptors are not the command's (its shell opens the paths itself): closed here,
+  // else every call left two open, inherited by every later command (before session 51 a test
+  // found /dev/fd/197 open in its child).
+  if (out_fd >= 0) close(out_fd);
+  if (err_fd >= 0) close(err_fd);
   if (out_fd < 0 || err_fd < 0) return r;
   const std::string full = command + " >" + out_path + " 2>" + err_path;
   const int status = std::system(full.c_str());
