@@ -150,6 +150,7 @@ Replayed Replay(const std::map<int, const SweepPoint*>& at, const std::vector<Tr
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const TraceRow& row = rows[i];
     BatchPlan plan = c.Plan(kItems);
+    int untraced = 0;  // warm-up and halves batches the controller plans before this row
     // The warm-up and the halves batch run inside StreamPipeline::Run, untraced: fed from the
     // measurement they precede. Its kernel half: the one the trace recorded after the
     // measurement's last batch (its measure_batches rows), or the rounds' (scaled) in traces
@@ -185,7 +186,17 @@ Replayed Replay(const std::map<int, const SweepPoint*>& at, const std::vector<Tr
         r.error = std::string(st.message());
         return r;
       }
+      ++untraced;
       plan = c.Plan(kItems);
+    }
+    // The row's batch number follows the one before and the untraced batches between: the
+    // file's own check lets a gap of one pass before any measure row, and only the plans tell
+    // a halves batch's gap from a row missing before a level or anchor check (session 51).
+    if (i > 0 && row.batch != rows[i - 1].batch + 1 + untraced) {
+      r.error = absl::StrFormat("batch %ld follows batch %ld, with %d untraced batch%s planned "
+                                "between: a row is missing",
+                                row.batch, rows[i - 1].batch, untraced, untraced == 1 ? "" : "es");
+      return r;
     }
     if (row.kind != streampipe::PlanKindName(plan.kind) ||
         (row.kind != "measure" && row.streams != plan.streams)) {

@@ -111,5 +111,16 @@ echo "== a trace with a row missing: exit $rc: $err"
 [ "$rc" = 65 ] || { echo "FAIL: a row missing: exit $rc (want 65)"; fails=$((fails + 1)); }
 echo "$err" | grep -q "gap.csv:41: batch [0-9]* (streamed) follows batch [0-9]* of its run: a row is missing" ||
   { echo "FAIL: the missing row is not named"; fails=$((fails + 1)); }
+# A row missing just before a measure row that no halves batch precedes (a level or anchor
+# check; line 521 of run 221's first trace): the file's check passes it, the replay's plans do
+# not (65, naming the configuration).
+zcat "$root/docs/evidence/run221/sweep-1.csv.gz" > "$t/s221.csv" || exit 1
+zcat "$root/docs/evidence/run221/trace-1.csv.gz" | sed 520d > "$t/gap221.csv" || exit 1
+err=$("$tool" "$t/s221.csv" "$t/gap221.csv" "$h100" 2>&1 >/dev/null)
+rc=$?
+echo "== run 221's trace with the row before a check's measure missing: exit $rc: $(echo "$err" | grep -m1 'a row is missing')"
+[ "$rc" = 65 ] || { echo "FAIL: a row missing before a check: exit $rc (want 65)"; fails=$((fails + 1)); }
+echo "$err" | grep -q "not reproduced: batch 309 follows batch 307, with 0 untraced batches planned between: a row is missing" ||
+  { echo "FAIL: the row missing before a check is not named"; fails=$((fails + 1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]

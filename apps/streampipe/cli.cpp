@@ -259,13 +259,8 @@ absl::StatusOr<std::string> FollowLinks(const std::string& path) {
 bool SameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
-    // A device (a terminal, /dev/null) named twice loses nothing: `histogram - --output=
-    // /dev/stdout` on a terminal, `--output=/dev/null --trace=/dev/null`.
-    const std::filesystem::file_type type = std::filesystem::status(a, ec).type();
-    if (type == std::filesystem::file_type::character ||
-        type == std::filesystem::file_type::block || type == std::filesystem::file_type::socket) {
-      return false;
-    }
+    // (libstdc++'s equivalent() answers "not supported" for devices, FIFOs and sockets: a
+    // terminal or /dev/null named twice is no clash.)
     return std::filesystem::equivalent(a, b, ec) && !ec;
   }
   // Absolute first: libstdc++'s weakly_canonical leaves a relative path none of whose parts
@@ -287,10 +282,14 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
     const std::vector<std::string>& paths, std::size_t first_output) {
-  const auto is_file = [](const std::string& p) { return !p.empty() && p != "-"; };
+  // "-" is the file the standard descriptor has open: stdin for a path only read, stdout for
+  // an output (`--output=- --summary=/dev/stdout > f` wrote both into f, before session 51).
+  const auto file = [&](std::size_t k) {
+    return paths[k] != "-" ? paths[k] : k < first_output ? "/dev/stdin" : "/dev/stdout";
+  };
   for (std::size_t i = 0; i < paths.size(); ++i) {
     for (std::size_t j = std::max(i + 1, first_output); j < paths.size(); ++j) {
-      if (is_file(paths[i]) && is_file(paths[j]) && SameFile(paths[i], paths[j])) {
+      if (!paths[i].empty() && !paths[j].empty() && SameFile(file(i), file(j))) {
         return std::make_pair(i, j);
       }
     }

@@ -106,13 +106,15 @@ absl::StatusOr<std::string> FollowLinks(const std::string& path);
 std::string CannotWrite(const std::string& path);
 
 // Do two paths name one file: the same path, or two names of one existing file (a link, "./",
-// "a/../")? An output opened over its own input would empty it before it is read. A device
-// (a terminal, /dev/null, a socket) is no one file here: named twice, nothing is lost.
+// "a/../")? An output opened over its own input would empty it before it is read. A device, a
+// FIFO or a socket is no one file here (libstdc++'s equivalent() does not compare them):
+// /dev/null or a terminal named twice loses nothing.
 bool SameFile(const std::string& a, const std::string& b);
 
-// The first two of `paths` (in order: i < j) that name one file, by SameFile; empty paths and
-// "-" (stdin or stdout) name none. nullopt where no two do. The paths before `first_output` are
-// only read: two of them naming one file is no clash (j >= first_output in every answer).
+// The first two of `paths` (in order: i < j) that name one file, by SameFile; empty paths name
+// none, and "-" is the file stdin (a path only read) or stdout (an output) has open. nullopt
+// where no two do. The paths before `first_output` are only read: two of them naming one file
+// is no clash (j >= first_output in every answer).
 std::optional<std::pair<std::size_t, std::size_t>> FirstSameFile(
     const std::vector<std::string>& paths, std::size_t first_output = 0);
 

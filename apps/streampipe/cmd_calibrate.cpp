@@ -48,7 +48,11 @@ absl::StatusOr<DeviceProfile> ProfileForRun(std::string_view command, const std:
                 p.status());
   }
   if (!why->empty()) {  // calibrated: written where it was asked for
-    if (absl::Status w = WriteDeviceProfile(path, *p); !w.ok()) return fail(kExitIoErr, w);
+    // A calibration its own profile's checks refuse (InvalidArgument: a busy or cold GPU) is
+    // the calibration's failure, 70 as `calibrate` says it; the rest is the file's, 74.
+    if (absl::Status w = WriteDeviceProfile(path, *p); !w.ok()) {
+      return fail(absl::IsInvalidArgument(w) ? kExitSoftware : kExitIoErr, w);
+    }
     *why += absl::EndsWith(*why, "again") ? " and written over" : " and written there";
   }
   return p;

@@ -380,10 +380,15 @@ int RunHistogram(const std::vector<std::string>& args) {
   // A fixed n beyond the pipeline's pool of streams: said now, naming the key that bounds it
   // (before session 51 RunContinuous refused it after the calibration, exit 70).
   if (device != "cpu" && streams > cfg.config.max_streams) {
+    const bool flag = absl::c_any_of(
+        fs.overrides(), [](const auto& o) { return o.first == "pipeline.max_streams"; });
     return Fail(kCommand, kExitUsage,
                 absl::StrCat("--streams=", streams, ": the pipeline's pool has 1 to ",
-                             cfg.config.max_streams, " streams (pipeline.max_streams",
-                             config_path.empty() ? "" : absl::StrCat(" in ", config_path),
+                             cfg.config.max_streams, " streams (",
+                             flag                  ? "--pipeline.max_streams"
+                             : config_path.empty() ? "pipeline.max_streams, by default"
+                                                   : absl::StrCat("pipeline.max_streams in ",
+                                                                  config_path),
                              "); raise it to run more"));
   }
   // A --config file is read and checked on the CPU too (one file may serve both devices), but a

@@ -1081,10 +1081,13 @@ int RunSweep(const std::vector<std::string>& args) {
   // now, not after the sweep; the rows go to disk configuration by configuration (`<output>.
   // partial` until the sweep is whole), so a sweep that stops part way keeps what it measured.
   std::optional<StagedFile> csv_file;
-  if (resume && output == "-") {
+  // Nor a descriptor's (/dev/stdout: the resume renamed `<its file>.partial` onto the shell's
+  // file, before session 51's review).
+  if (resume && (output == "-" || video::DescriptorNamedBy(output))) {
     return Fail(kCommand, kExitUsage,
-                absl::StrCat("--resume continues an output file's .partial, not stdout (",
-                             output_flag, " is -)"));
+                absl::StrCat("--resume continues an output file's .partial, not stdout or a "
+                             "descriptor (",
+                             output_flag, " is ", output, ")"));
   }
   if (resume) {
     absl::StatusOr<StagedFile> f = StagedFile::Resume(output, SweepCsvHeader());

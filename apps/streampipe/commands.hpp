@@ -15,8 +15,9 @@ namespace streampipe::cli {
 // written there where the file is missing or this card's from another driver (`*why` says so,
 // as LoadOrCalibrate's). On failure the message is said and the exit code returned in
 // `*exit_code`: 66 for a profile that cannot be read (a directory, no permission), 78 for a
-// broken one or another card's, 70 for the device or the calibration, 74 for a profile that
-// cannot be written (before session 51 every one of them was 78).
+// broken one or another card's, 70 for the device or the calibration (one whose profile its
+// own checks refuse included), 74 for a profile that cannot be written (before session 51
+// every one of them was 78).
 absl::StatusOr<DeviceProfile> ProfileForRun(std::string_view command, const std::string& flag,
                                             const std::string& path, int device,
                                             std::string* why, int* exit_code);

@@ -75,7 +75,10 @@ absl::StatusOr<StagedFile> StagedFile::Open(std::string path, std::string_view h
     f.target_ = f.path_;
     f.partial_ = f.path_;
     f.fd_ = *fd;
-    if (absl::Status w = f.WriteAll(header); !w.ok()) return w;
+    // The header waits for the first data or the commit: a command that fails before (sweep
+    // without a GPU) leaves nothing in the shell's file (it left the CSV's header, before
+    // session 51's review).
+    f.pending_ = std::string(header);
     return f;
   }
   std::error_code ec;
@@ -253,6 +256,11 @@ absl::Status StagedFile::OpenDeferred() {
         absl::StrCat("cannot open '", path_, "': ", ErrnoText(errno)));
   }
   deferred_ = false;
+  return WritePending();
+}
+
+absl::Status StagedFile::WritePending() {
+  if (pending_.empty()) return absl::OkStatus();
   const std::string header = std::exchange(pending_, std::string());
   return WriteAll(header);
 }
@@ -285,6 +293,7 @@ absl::Status StagedFile::Append(std::string_view data) {
   if (absl::Status o = OpenDeferred(); !o.ok()) return o;
   if (data.empty()) return absl::OkStatus();
   has_data_ = true;  // even a failed write may have left part of it: keep the file
+  if (absl::Status h = WritePending(); !h.ok()) return h;
   return WriteAll(data);
 }
 
@@ -297,8 +306,10 @@ absl::Status StagedFile::Commit() {
   if (fd_ < 0 && !deferred_) {
     return absl::FailedPreconditionError(absl::StrCat("'", path_, "' is closed"));
   }
-  // A FIFO nothing was written to yet still gets its header (a reader waits for it).
+  // A FIFO nothing was written to yet still gets its header (a reader waits for it), and so
+  // does a descriptor.
   if (absl::Status o = OpenDeferred(); !o.ok()) return o;
+  if (absl::Status h = WritePending(); !h.ok()) return h;
   // The file it replaces keeps its permissions (a private 0600 output became 0644 under the
   // usual umask, before session 50). Here, not at Open: a .partial file kept writable while
   // the run writes it (and a resumed one). Best effort: the run's own file, so it fails only

@@ -96,6 +96,7 @@ class StagedFile {
   absl::Status WriteAll(std::string_view data);
   // A FIFO Open found no reader of: opened now (waiting for one), and given the header.
   absl::Status OpenDeferred();
+  absl::Status WritePending();  // the header not written yet, if any
 
   std::string path_;     // as given
   std::string target_;   // the file Commit replaces: path_, or the file a link names
@@ -105,7 +106,9 @@ class StagedFile {
   bool staged_ = true;
   bool has_data_ = false;
   bool deferred_ = false;  // a FIFO not opened yet: opened at the first Append or the Commit
-  std::string pending_;    // its header, written once it is open
+  // The header not written yet: a FIFO's until it is opened, a descriptor's (/dev/stdout) until
+  // the first data or the commit.
+  std::string pending_;
 };
 
 }  // namespace streampipe::cli

@@ -264,6 +264,11 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
           flag, ": key '", k, "' takes ",
           spec->type == TomlType::kInt ? "an integer" : "a number", ", written in decimal"));
     }
+    // TOML refuses leading zeros, which the other flags read as decimal (010 is 10).
+    const std::size_t first = v[0] == '+' || v[0] == '-' ? 1 : 0;
+    while (v.size() > first + 1 && v[first] == '0' && absl::ascii_isdigit(static_cast<unsigned char>(v[first + 1]))) {
+      v.erase(first, 1);
+    }
     // TOML wants a digit on each side of the point; the other flags take ".05" and "5.".
     const std::size_t point = v.find('.');
     if (point != std::string::npos) {

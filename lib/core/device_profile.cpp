@@ -116,11 +116,10 @@ absl::StatusOr<DeviceProfile> ParseDeviceProfile(std::string_view text, std::str
   // A copy's time per byte is what calibration measures first; 0 is no measurement (a profile
   // edited by hand): before session 51 it loaded and every prediction failed later, "bytes but
   // no time and no G", naming neither the profile nor the key.
+  // (A duplex time per byte of 0 is "as G": DeviceTraits.)
   for (const auto& [key, v] : {std::pair<const char*, double>{"h2d.ms_per_byte",
                                                               p.traits.h2d.ms_per_byte},
-                               {"d2h.ms_per_byte", p.traits.d2h.ms_per_byte},
-                               {"h2d.duplex_ms_per_byte", p.traits.h2d.duplex_ms_per_byte},
-                               {"d2h.duplex_ms_per_byte", p.traits.d2h.duplex_ms_per_byte}}) {
+                               {"d2h.ms_per_byte", p.traits.d2h.ms_per_byte}}) {
     if (!(v > 0.0)) {
       return absl::InvalidArgumentError(absl::StrCat(
           std::string(name), ": key '", key, "' = ", v,

@@ -47,8 +47,11 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
   }
   std::vector<double> b(y.begin(), y.end());
   // Rank: what is left of a column once the columns before it are taken out, against that
-  // column's own norm. Against the largest value of the whole matrix (before session 51), an
-  // intercept beside values near 1e11 read as rank deficient.
+  // column's own norm, at about the square root of the machine epsilon: a column nearer than
+  // that to the others' span gives a fit whose coefficients are rounding (an intercept beside
+  // sizes 1e9 + {0, 1, 2, 3}). Against the largest value of the whole matrix (before session
+  // 51), an intercept beside values near 1e11 read as rank deficient, while a nearly collinear
+  // pair passed or not by the order of its columns.
   std::vector<double> own(n, 0.0);
   for (std::size_t c = 0; c < n; ++c) {
     double sum = 0.0;
@@ -61,7 +64,7 @@ absl::StatusOr<LinearFit> FitLeastSquares(std::span<const double> a, int cols,
     for (std::size_t r = k; r < m; ++r) norm += col[r] * col[r];
     norm = std::sqrt(norm);
     // (A norm that overflows is left to the overflow check below.)
-    if (own[k] == 0.0 || (std::isfinite(own[k]) && norm <= 1e-12 * own[k])) {
+    if (own[k] == 0.0 || (std::isfinite(own[k]) && norm <= 1e-8 * own[k])) {
       return absl::InvalidArgumentError(absl::StrCat(
           "least squares: column ", k, " is a linear combination of the others (rank deficient)"));
     }

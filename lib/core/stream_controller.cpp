@@ -302,14 +302,16 @@ int StreamController::ClampToItems(int n, std::int64_t items) const {
   // Another size: the largest n up to this one that the candidate rules allow for these items
   // (streams.min, divisors_only, min_items_per_stream; before session 51 only n <= items was
   // asked, so a batch of 999999 items ran at n = 10 under divisors_only); n = 1 where none.
-  CandidateOptions co = options_.candidates;
-  co.num_items = items;
-  const absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
+  if (items != clamp_items_) {
+    CandidateOptions co = options_.candidates;
+    co.num_items = items;
+    absl::StatusOr<std::vector<int>> cand = CandidateStreams(co);
+    clamp_candidates_ = cand.ok() ? *std::move(cand) : std::vector<int>();
+    clamp_items_ = items;
+  }
   int best = 1;
-  if (cand.ok()) {
-    for (int c : *cand) {
-      if (c <= n) best = std::max(best, c);
-    }
+  for (int c : clamp_candidates_) {
+    if (c <= n) best = std::max(best, c);
   }
   return best;
 }

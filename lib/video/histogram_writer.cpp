@@ -247,27 +247,37 @@ std::optional<int> DescriptorNamedBy(const std::string& path) {
   std::error_code ec;
   fs::path p = fs::absolute(path, ec);
   if (ec) return std::nullopt;
-  const std::string own = absl::StrCat("/proc/", ::getpid(), "/fd/");
-  // Each name along the links is checked before it is followed: /dev/stdout is a link to
-  // /proc/self/fd/1, itself a link to the file the descriptor has open.
+  const std::string self = absl::StrCat("/proc/", ::getpid());
+  // A descriptor's number as /proc writes it: digits, no leading zero (/dev/fd/01 is no file).
+  const auto number = [](std::string_view s) -> std::optional<int> {
+    if (s.empty() || (s.size() > 1 && s.front() == '0')) return std::nullopt;
+    int fd = -1;
+    const auto [end, err] = std::from_chars(s.data(), s.data() + s.size(), fd);
+    if (err != std::errc() || end != s.data() + s.size() || fd < 0) return std::nullopt;
+    return fd;
+  };
+  // At each name along the links, its directory as the kernel resolves it (/dev/fd is
+  // /proc/self/fd, which is /proc/<pid>/fd; a link to either too) and its last name as written:
+  // /dev/stdout is a link to /proc/self/fd/1, itself a link to the file the descriptor has
+  // open. (Lexically, before session 51's review, a directory link to /dev/fd was missed, and
+  // /dev/fd/../stdout, which is no file, was taken as descriptor 1.)
   for (int hops = 0; hops < 40; ++hops) {
-    const std::string name = p.lexically_normal().string();
-    if (name == "/dev/stdin") return 0;
-    if (name == "/dev/stdout") return 1;
-    if (name == "/dev/stderr") return 2;
-    for (const std::string_view prefix :
-         {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
-          std::string_view("/proc/thread-self/fd/"), std::string_view(own)}) {
-      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-      const std::string_view digits = std::string_view(name).substr(prefix.size());
-      int fd = -1;
-      const auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), fd);
-      if (err == std::errc() && end == digits.data() + digits.size() && fd >= 0) return fd;
-    }
-    if (!fs::is_symlink(fs::symlink_status(p, ec))) return std::nullopt;
-    const fs::path to = fs::read_symlink(p, ec);
+    const fs::path dir = fs::canonical(p.parent_path(), ec);
     if (ec) return std::nullopt;
-    p = to.is_absolute() ? to : p.parent_path() / to;
+    const std::string leaf = p.filename().string();
+    const std::string d = dir.string();
+    if (d == "/dev") {
+      if (leaf == "stdin") return 0;
+      if (leaf == "stdout") return 1;
+      if (leaf == "stderr") return 2;
+    }
+    const bool task_fd = d.starts_with(self + "/task/") && d.ends_with("/fd");
+    if (d == self + "/fd" || task_fd) return number(leaf);
+    const fs::path at = dir / leaf;
+    if (leaf.empty() || !fs::is_symlink(fs::symlink_status(at, ec))) return std::nullopt;
+    const fs::path to = fs::read_symlink(at, ec);
+    if (ec) return std::nullopt;
+    p = to.is_absolute() ? to : dir / to;
   }
   return std::nullopt;
 }

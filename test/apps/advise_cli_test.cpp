@@ -511,11 +511,15 @@ TEST(AdviseCliTest, SweepResumeSaysWhatItCannotContinue) {
   const std::string dir = ::testing::TempDir() + "/sweep_resume";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  CommandResult r = RunCommand(kBin + " sweep --resume --output=-");
-  EXPECT_EQ(r.exit_code, 64) << r.err;
-  EXPECT_NE(r.err.find("--resume continues an output file's .partial, not stdout (--output is -)"),
-            std::string::npos)
-      << r.err;
+  for (const std::string output : {"-", "/dev/stdout", "/dev/fd/1"}) {
+    CommandResult r = RunCommand(kBin + " sweep --resume --output=" + output);
+    EXPECT_EQ(r.exit_code, 64) << r.err;
+    EXPECT_NE(r.err.find("--resume continues an output file's .partial, not stdout or a "
+                         "descriptor (--output is " + output + ")"),
+              std::string::npos)
+        << r.err;
+  }
+  CommandResult r;
   r = RunCommand(kBin + " sweep --resume --output=" + dir + "/sweep.csv");
   EXPECT_EQ(r.exit_code, 66) << r.err;
   EXPECT_NE(r.err.find("--resume: no '" + dir + "/sweep.csv.partial' to resume"),
@@ -757,6 +761,18 @@ TEST(AdviseCliTest, SweepRefusesOutputsThatNameOneFileAndEmptyPaths) {
         << flags << ": " << r.err;
   }
   EXPECT_FALSE(std::filesystem::exists(dir + "/td"));
+  // "-" is the file stdout has open: beside /dev/stdout, into one file (a regular file here),
+  // the CSV and the summary would interleave (both passed before session 51's review).
+  r = RunCommand(kBin + " sweep --output=- --summary=/dev/stdout");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--output and --summary name one file, '-'"), std::string::npos) << r.err;
+  // A descriptor output's header waits for its first row: a sweep refused before leaves the
+  // shell's file as it was (it gained the CSV's header line before session 51's review).
+  std::ofstream(dir + "/shell.txt") << "the line before\n";
+  r = RunCommand("(" + kBin + " sweep --output=/dev/stdout --adaptive-trace=/nonexistent-dir/t.csv"
+                 " >> " + dir + "/shell.txt)");
+  EXPECT_EQ(r.exit_code, 74) << r.err;
+  EXPECT_EQ(ReadFile(dir + "/shell.txt"), "the line before\n");
   // Named twice, a device loses nothing: /dev/null as the CSV and as the summary is no clash.
   // (The adaptive trace's directory is missing: 74 after that check, with or without a GPU.)
   r = RunCommand(kBin + " sweep --output=/dev/null --summary=/dev/null "

@@ -599,7 +599,21 @@ TEST(HistogramCliTest, StdinAsTheOutputIsRefusedAndADescriptorIsWrittenThrough) 
     EXPECT_EQ(lines[1], CsvRow(0, {{0x42, 256}})) << name;
     EXPECT_EQ(lines.back(), "after") << name;
   }
-  // Through a link to /dev/stdout, and to another descriptor (3).
+  // Through a link to /dev/stdout, through a link to the directory /dev/fd, and to another
+  // descriptor (3). (The directory link was missed, and its file replaced, before session
+  // 51's review.)
+  std::filesystem::create_symlink("/dev/fd", dir + "/fd-link");
+  WriteFile(log, "kept\n");
+  r = RunCommand("(" + kBin + raw + in + " --output=" + dir + "/fd-link/1 >> " + log + ")");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(ReadFile(log)).size(), 11u) << ReadFile(log);
+  EXPECT_EQ(Lines(ReadFile(log)).front(), "kept");
+  // Names that are no file are not descriptors: /dev/fd/01 (a leading zero), /dev/fd/../stdout.
+  for (const std::string name : {"/dev/fd/01", "/dev/fd/../stdout"}) {
+    r = RunCommand(kBin + raw + in + " --output=" + name);
+    EXPECT_EQ(r.exit_code, 74) << name << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot create '" + name + ".partial'"), std::string::npos) << r.err;
+  }
   std::filesystem::create_symlink("/dev/stdout", dir + "/out-link");
   WriteFile(log, "kept\n");
   r = RunCommand("(" + kBin + raw + in + " --output=" + dir + "/out-link >> " + log + ")");
@@ -631,9 +645,22 @@ TEST(HistogramCliTest, AFixedNPastThePoolIsRefusedNamingItsKey) {
   CommandResult r = RunCommand(kBin + " histogram --synthetic=section44 --frames=2 --streams=64");
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("--streams=64: the pipeline's pool has 1 to 32 streams "
-                       "(pipeline.max_streams); raise it to run more"),
+                       "(pipeline.max_streams, by default); raise it to run more"),
             std::string::npos)
       << r.err;
+  // The pool's size named where it was set: a flag beside a file.
+  const std::string toml = ::testing::TempDir() + "/sp_pool.toml";
+  WriteFile(toml, "[pipeline]\nmax_streams = 8\n");
+  r = RunCommand(kBin + " histogram --synthetic=section44 --frames=2 --streams=20 --config=" +
+                 toml + " --pipeline.max_streams=16");
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("1 to 16 streams (--pipeline.max_streams)"), std::string::npos) << r.err;
+  r = RunCommand(kBin + " histogram --synthetic=section44 --frames=2 --streams=20 --config=" +
+                 toml);
+  EXPECT_NE(r.err.find("1 to 8 streams (pipeline.max_streams in " + toml + ")"),
+            std::string::npos)
+      << r.err;
+  std::remove(toml.c_str());
   // With the pool raised, it runs (here: 0 with a GPU, 69 without one).
   r = RunCommand(kBin + " histogram --quiet --synthetic=section44 --frames=2 --streams=64 "
                  "--pipeline.max_streams=64 --output=/dev/null");

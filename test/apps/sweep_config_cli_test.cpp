@@ -167,7 +167,7 @@ TEST(SweepConfigCliTest, TheFilesOutputsAreUsedAndNamedAsItsKeys) {
   const std::string to_stdout = WritePlan("sweep_outputs_stdout.toml", "[sweep]\noutput = \"-\"\n");
   r = RunCommand(kBin + " sweep --config=" + to_stdout + " --resume");
   EXPECT_EQ(r.exit_code, 64) << r.err;
-  EXPECT_NE(r.err.find("not stdout (" + to_stdout + ": key 'sweep.output' is -)"),
+  EXPECT_NE(r.err.find("not stdout or a descriptor (" + to_stdout + ": key 'sweep.output' is -)"),
             std::string::npos)
       << r.err;
   // A flag's value in a message reads back as itself, not rounded.

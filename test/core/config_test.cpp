@@ -326,8 +326,14 @@ TEST(ConfigTest, FlagsOverrideSingleKeysWithTheSameChecks) {
                                         "an integer, written in decimal"));
   }
   EXPECT_EQ(c.adaptive.detector.window, PipelineConfig{}.adaptive.detector.window);
+  for (const char* v : {"010", "+010", "0010"}) {
+    ASSERT_TRUE(ApplyConfigOverride(&c, "detector.window", v).ok()) << v;
+    EXPECT_EQ(c.adaptive.detector.window, 10) << v;
+  }
+  c.adaptive.detector.window = PipelineConfig{}.adaptive.detector.window;
   for (const auto& [v, want] : std::vector<std::pair<const char*, double>>{
-           {".05", 0.05}, {"5.", 5.0}, {"2.5e-1", 0.25}, {"5.e-2", 0.05}, {"+.5", 0.5}, {"1", 1.0}}) {
+           {".05", 0.05}, {"5.", 5.0}, {"2.5e-1", 0.25}, {"5.e-2", 0.05}, {"+.5", 0.5}, {"1", 1.0},
+           {"00.5", 0.5}}) {
     ASSERT_TRUE(ApplyConfigOverride(&c, "detector.threshold", v).ok()) << v;
     EXPECT_EQ(c.adaptive.detector.threshold, want) << v;
   }
@@ -549,18 +555,19 @@ TEST(DeviceProfileTest, AComputeCapabilityOrSmCountOfZeroIsRefusedNamingItsLine)
 // A copy's time per byte of 0 is no measurement: refused naming the key (before session 51 it
 // loaded, and `advise` then failed with "no time and no G", exit 64, naming no profile).
 TEST(DeviceProfileTest, ATimePerByteOfZeroIsRefusedNamingItsKey) {
-  for (const char* key :
-       {"h2d.ms_per_byte", "d2h.ms_per_byte", "h2d.duplex_ms_per_byte", "d2h.duplex_ms_per_byte"}) {
+  for (const char* key : {"h2d.ms_per_byte", "d2h.ms_per_byte"}) {
     DeviceProfile p = AnchorProfile();
-    LinkParams& link = std::string(key).starts_with("h2d") ? p.traits.h2d : p.traits.d2h;
-    (std::string(key).find("duplex") != std::string::npos ? link.duplex_ms_per_byte
-                                                           : link.ms_per_byte) = 0.0;
+    (std::string(key).starts_with("h2d") ? p.traits.h2d : p.traits.d2h).ms_per_byte = 0.0;
     absl::StatusOr<DeviceProfile> back = ParseDeviceProfile(DeviceProfileToml(p), "p.toml");
     ASSERT_FALSE(back.ok()) << key;
     EXPECT_EQ(back.status().message(),
               absl::StrCat("p.toml: key '", key,
                            "' = 0 is no measured time per byte (calibrate writes one > 0)"));
   }
+  // A duplex time per byte of 0 is "as G" (DeviceTraits), and loads.
+  DeviceProfile duplex = AnchorProfile();
+  duplex.traits.h2d.duplex_ms_per_byte = 0.0;
+  EXPECT_TRUE(ParseDeviceProfile(DeviceProfileToml(duplex), "p.toml").ok());
 }
 
 TEST(DeviceProfileTest, TheInlinePathRoundTripsAndOlderProfilesHaveNone) {

@@ -186,6 +186,23 @@ TEST(LeastSquaresTest, ColumnsOfFarApartScalesAreOfFullRank) {
     EXPECT_NEAR(f->coefficients[0] / 2e-12, 1.0, 1e-9) << scale;
     EXPECT_NEAR(f->coefficients[1], 0.15, 1e-9) << scale;
   }
+  // Nearly collinear, in either order: an intercept beside sizes 1e9 + {0, 1, 2, 3} is all but
+  // a multiple of them (the intercept's own direction is 1e-9 of its norm), and refused.
+  for (const bool size_first : {true, false}) {
+    std::vector<double> a, y;
+    for (int i = 0; i < 4; ++i) {
+      const double size = 1e9 + i;
+      if (size_first) {
+        a.insert(a.end(), {size, 1.0});
+      } else {
+        a.insert(a.end(), {1.0, size});
+      }
+      y.push_back(1.0 + 0.01 * (i % 2));
+    }
+    EXPECT_NE(FitLeastSquares(a, 2, y).status().message().find("rank deficient"),
+              std::string::npos)
+        << size_first;
+  }
   // A column that is another times a number still is deficient, at any scale.
   std::vector<double> a, y;
   for (int i = 1; i <= 6; ++i) {

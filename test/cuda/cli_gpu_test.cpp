@@ -128,9 +128,6 @@ TEST_F(SweepCliGpuTest, AConfigFileGivesThePlanAndAFlagWinsOverIt) {
   EXPECT_NE(rows[2].find(",depth-first,4,"), std::string::npos) << rows[2];
 }
 
-// --profile naming another card's profile: refused with both cards named, before anything is
-// measured, and the file left byte for byte (before session 46 the sweep calibrated this card
-// and wrote over it).
 // A profile's failures each with their code (every one was 78 before session 51): one that
 // cannot be read (a directory) 66, a broken one 78, one that cannot be written after the
 // calibration 74; and a device the machine lacks is the configuration's (64 from a flag).
@@ -163,6 +160,9 @@ TEST(ProfileCliGpuTest, AProfilesFailuresHaveTheirOwnExitCodes) {
   std::filesystem::remove_all(dir);
 }
 
+// --profile naming another card's profile: refused with both cards named, before anything is
+// measured, and the file left byte for byte (before session 46 the sweep calibrated this card
+// and wrote over it).
 TEST_F(SweepCliGpuTest, AnotherCardsProfileIsRefusedAndKept) {
   const std::string profile_text = testing::ReadFile(profile_);
   const std::size_t name = profile_text.find("\nname = \"");

@@ -46,8 +46,10 @@ const TomlSchema<PipelineConfig>& PipelineConfigSchema();
 absl::StatusOr<PipelineConfig> LoadPipelineConfig(const std::string& path);
 absl::StatusOr<PipelineConfig> ParsePipelineConfig(std::string_view text, std::string_view name);
 
-// Sets one key ("detector.threshold") from its text ("0.2"; strings may be bare) with the same
-// type and range checks as the file; errors name the flag --key=value. Rules between keys
+// Sets one key ("detector.threshold") from its text ("0.2"; strings may be bare, taken as
+// written) with the same range checks as the file; a number is decimal as every flag's (not
+// TOML's 0x10, 0o20 or 1_6; leading zeros and ".5" read as elsewhere), a boolean true or
+// false; errors name the flag --key=value and the type it wants. Rules between keys
 // are checked by ValidatePipelineConfig once all flags are applied (so that their order does
 // not matter).
 absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,

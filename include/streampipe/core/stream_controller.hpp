@@ -531,6 +531,10 @@ class StreamController {
   std::optional<BatchObservation> reference_;
   std::optional<ModelTerms> terms_;  // at the reference item count, c = 0
   std::vector<int> candidates_;      // for the reference item count
+  // ClampToItems' candidates for the last other item count it was asked (a Plan asks for one
+  // count a dozen times; the options do not change).
+  mutable std::int64_t clamp_items_ = -1;
+  mutable std::vector<int> clamp_candidates_;
   double c_ = 0.0;                   // per-stream overhead in use
   double s_ = 0.0;                   // issue cost of a sub-chunk in use
   int n_star_ = 1;
