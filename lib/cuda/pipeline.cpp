@@ -14,6 +14,7 @@
 #include <limits>
 #include <fstream>
 #include <map>
+#include <utility>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -191,9 +192,11 @@ struct Slot {
   std::vector<TimedEvent> comp;
   std::vector<TimedEvent> marks;      // 6 per chunk with record_timeline
   Event fork;                         // graph capture, held batches: the origin forks the streams
-  // IssueMode::kGraph: by n, the measured (non-streamed) batch as 0, the measurement's kernel
-  // halves as -1; at most kMaxGraphsPerSlot.
-  std::map<int, CachedGraph> graphs;
+  // IssueMode::kGraph: by n (the measured, non-streamed, batch as 0, the measurement's kernel
+  // halves as -1) and the batch's items; at most kMaxGraphsPerSlot, the least recently used
+  // replaced. (By n alone before session 51: two sizes alternating at one n captured every
+  // batch again.)
+  std::map<std::pair<int, std::int64_t>, CachedGraph> graphs;
 
   // The batch in flight.
   bool busy = false;
@@ -311,6 +314,7 @@ class StreamPipeline::Impl {
     int run_streams = 0;       // streams of the current run of equal-n overlapped batches
     int run_length = 0;
     std::deque<double> periods;  // of the run's recent batches (max_in_flight of them)
+    std::deque<std::int64_t> period_items;  // their items, in the same order
     int regime_streak = 0;       // consecutive batches that contradict the controller's mode
     // Batches since one found the GPU idle for a reason other than a drain (a measured batch
     // before it): the host fell behind at least once.
@@ -344,7 +348,7 @@ class StreamPipeline::Impl {
 absl::Status StreamPipeline::Impl::Init() {
   if (!opt_.launch) return absl::InvalidArgumentError("PipelineOptions::launch is empty");
   if (opt_.in_bytes_per_item < 0 || opt_.out_bytes_per_item < 0 ||
-      opt_.in_bytes_per_item + opt_.out_bytes_per_item == 0) {
+      (opt_.in_bytes_per_item == 0 && opt_.out_bytes_per_item == 0)) {  // (a sum could wrap)
     return absl::InvalidArgumentError(absl::StrCat(
         "bytes per item in (", opt_.in_bytes_per_item, ") and out (", opt_.out_bytes_per_item,
         ") must be >= 0 and not both 0"));
@@ -859,7 +863,8 @@ absl::StatusOr<CachedGraph> StreamPipeline::Impl::CaptureGraph(Slot& slot, int n
 
 absl::StatusOr<CachedGraph*> StreamPipeline::Impl::PrepareGraph(Slot& slot, int n, bool measure) {
   const HostBatch& b = slot.batch;
-  const int key = measure ? (KernelInHalves(slot) ? -1 : 0) : n;
+  const std::pair<int, std::int64_t> key{measure ? (KernelInHalves(slot) ? -1 : 0) : n,
+                                          b.num_items};
   if (auto it = slot.graphs.find(key); it != slot.graphs.end()) {
     CachedGraph& g = it->second;
     const bool moved = g.in != b.in || g.out != b.out;
@@ -967,10 +972,14 @@ absl::Status StreamPipeline::Impl::Hold(Slot& slot, int n) {
 
 absl::Status StreamPipeline::Impl::Stopped() const {
   if (broken_.ok()) return absl::OkStatus();
-  return absl::FailedPreconditionError(
+  absl::Status s = absl::FailedPreconditionError(
       absl::StrCat(stuck_ ? "the pipeline stopped: the GPU did not finish in time: "
                           : "the pipeline stopped after a sticky CUDA error: ",
                    std::string(broken_.message())));
+  // The error's payloads stay (IsStickyCudaError of the refusal is the error's).
+  broken_.ForEachPayload(
+      [&](absl::string_view url, const absl::Cord& payload) { s.SetPayload(url, payload); });
+  return s;
 }
 
 absl::Status StreamPipeline::Impl::Submit(const HostBatch& batch, std::optional<int> streams,
@@ -1222,6 +1231,13 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     absl::Status w = slot.end_event().Wait(opt_.wait_timeout);
     if (!w.ok()) return Fail(w, index);
   }
+  // Call by call the batch's streams do not wait for its start event (session 49): with
+  // batches in flight it can complete after their work, so it is waited for too before it is
+  // read (cudaEventElapsedTime of an event not complete fails, and failed the batch).
+  if (!slot.joined) {
+    absl::Status w = slot.start_event().Wait(opt_.wait_timeout);
+    if (!w.ok()) return Fail(w, index);
+  }
   for (int k = 0; k < (slot.joined ? 0 : slot.used); ++k) {
     absl::Status w = slot.done_event(k).Wait(opt_.wait_timeout);
     if (!w.ok()) return Fail(w, index);
@@ -1247,7 +1263,8 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
   st.graph_build_ms = slot.graph_build_ms;
   absl::StatusOr<float> elapsed = ElapsedMs(slot.start_event(), slot.end_event());
   if (!elapsed.ok()) return Fail(elapsed.status(), index);
-  st.elapsed_ms = *elapsed;
+  // (A start event timed after the batch's work, above, is no negative time.)
+  st.elapsed_ms = std::max(0.0f, *elapsed);
   // The time the batch added: from max(its start, the latest end before it) to its end. Batches
   // may finish out of order; the sum of periods is the busy device time either way.
   double start_ms = 0.0;
@@ -1276,10 +1293,15 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     clock_.run_streams = measured ? 0 : n;
     clock_.run_length = 0;
     clock_.periods.clear();
+    clock_.period_items.clear();
   }
   ++clock_.run_length;
   clock_.periods.push_back(st.period_ms);
-  if (static_cast<int>(clock_.periods.size()) > window) clock_.periods.pop_front();
+  clock_.period_items.push_back(st.items);
+  if (static_cast<int>(clock_.periods.size()) > window) {
+    clock_.periods.pop_front();
+    clock_.period_items.pop_front();
+  }
   double observed_ms = st.period_ms > 0.0 ? st.period_ms : st.elapsed_ms;
   // With adaptive.steady_state the pipeline follows the regime: batches that overlap are
   // measured by their periods (steady state); when the host falls behind, batches find the GPU
@@ -1327,7 +1349,21 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
               (steady || !follow) && (!steady || clock_.since_host_gap > 8 * depth);
     double sum = 0.0;
     for (double p : clock_.periods) sum += p;
-    if (sum > 0.0) observed_ms = sum / static_cast<double>(clock_.periods.size());
+    // The window's time per item, at this batch's items: the controller scales a sample by its
+    // items, and the mean period of batches of other sizes, said as this one's, was off by
+    // their ratio (alternating N and 0.6 N: 20 % low or 33 % high, before session 51). Batches
+    // of one size take the mean period, as before.
+    std::int64_t items_sum = 0;
+    bool one_size = true;
+    for (std::int64_t k : clock_.period_items) {
+      items_sum += k;
+      one_size = one_size && k == st.items;
+    }
+    if (sum > 0.0) {
+      observed_ms = one_size || items_sum <= 0
+                        ? sum / static_cast<double>(clock_.periods.size())
+                        : sum / static_cast<double>(items_sum) * static_cast<double>(st.items);
+    }
   }
   st.observed_ms = observed_ms;
   st.settled = settled;
@@ -1426,6 +1462,12 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
   std::int64_t error_n = 0;
   absl::Status failure;
   bool source_failed = false;  // batches already in flight are good: deliver them
+  // Submit refused because a batch in flight stopped the pipeline (drained early for a
+  // re-measurement, or its sticky error met by the next batch's first call): that batch's own
+  // error, met as the batches in flight are delivered, is the one returned, with the good
+  // batches before it delivered (before session 51 the refusal was, FailedPrecondition, and
+  // the batch's own error was dropped).
+  bool stopped_in_flight = false;
   auto deliver = [&]() -> absl::Status {
     absl::StatusOr<BatchStats> st = Collect();
     const auto [r, items] = pending.front();
@@ -1499,6 +1541,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
       absl::Status s = Submit(b, n, std::nullopt);
       if (!s.ok()) {
         failure = s;
+        stopped_in_flight = !broken_.ok() && !pending.empty();
         break;
       }
       pending.emplace_back(r, *items);
@@ -1511,11 +1554,14 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
   }
   // Collect what is still in flight (bounded waits). After a failure of the source the
   // batches in flight are good and are delivered; after any other failure they are dropped.
-  bool deliver_rest = failure.ok() || source_failed;
+  bool deliver_rest = failure.ok() || source_failed || stopped_in_flight;
   while (!pending.empty()) {
     if (deliver_rest) {
       absl::Status s = deliver();
-      if (!s.ok()) {
+      if (!s.ok() && stopped_in_flight) {
+        failure = s;  // the batch that stopped the pipeline: its own error, payloads and all
+        deliver_rest = false;
+      } else if (!s.ok()) {
         // The first error is the one returned (its code), the later one said after it: a
         // source error was replaced by a failed delivery of a batch in flight, before
         // session 50.

@@ -3,7 +3,9 @@
 // reports, one line per event, and exits 70 (EX_SOFTWARE) on the fault, 0 if none came.
 // hang-drain: batch 5 (never finishing) is submitted, and the next batch, a re-measurement,
 // drains it first and must then be refused, not enqueued.
-//   fault_child trap|oob|hang|hang-drain
+// trap-continuous: RunContinuous with two batches in flight; batch 8 traps late, met by batch
+// 9's drain for a re-measurement.
+//   fault_child trap|oob|hang|hang-drain|trap-continuous
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -28,6 +30,17 @@ __global__ void AddOne(const float* in, float* out, long long n) {
 __global__ void Trap(const float* in, float* out, long long n) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i == n / 2) __trap();
+  if (i < n) out[i] = in[i] + 1.0f;
+}
+// Traps after about 200 ms: the batch before it is surely delivered first (trap-continuous).
+__global__ void LateTrap(const float* in, float* out, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i == n / 2) {
+    const long long start = clock64();
+    while (clock64() - start < 400'000'000LL) {
+    }
+    __trap();
+  }
   if (i < n) out[i] = in[i] + 1.0f;
 }
 __global__ void OutOfBounds(const float* in, float* out, long long n) {
@@ -62,6 +75,7 @@ int main(int argc, char** argv) {
   const bool hangs = mode == "hang" || mode == "hang-drain";
   o.wait_timeout = std::chrono::milliseconds(hangs ? 1000 : 20000);
   if (mode == "hang-drain") o.max_in_flight = 3;
+  if (mode == "trap-continuous") o.max_in_flight = 2;
   o.launch = [&](const LaunchArgs& a) -> absl::Status {
     const unsigned blocks = static_cast<unsigned>((a.num_items + 255) / 256);
     const auto* in = static_cast<const float*>(a.in);
@@ -70,6 +84,8 @@ int main(int argc, char** argv) {
       AddOne<<<blocks, 256, 0, a.stream>>>(in, out, a.num_items);
     } else if (mode == "trap") {
       Trap<<<blocks, 256, 0, a.stream>>>(in, out, a.num_items);
+    } else if (mode == "trap-continuous") {
+      LateTrap<<<blocks, 256, 0, a.stream>>>(in, out, a.num_items);
     } else if (mode == "oob") {
       OutOfBounds<<<blocks, 256, 0, a.stream>>>(in, out, a.num_items);
     } else {
@@ -85,6 +101,36 @@ int main(int argc, char** argv) {
   }
   std::vector<float> in(kItems, 1.0f), out(kItems);
   int code = 0;
+  if (mode == "trap-continuous") {
+    // Two batches in flight; the sink asks for a re-measurement as batch 7 comes out, so batch
+    // 9's Submit drains batch 8, which traps: the run returns batch 8's own (sticky) error, not
+    // the refusal of batch 9 that follows from it (FailedPrecondition, before session 51).
+    g_fault_batch = 8;
+    struct Source : BatchSource {
+      absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t m) override {
+        if (fills == 30) return 0;
+        g_batch = fills++;  // the batch the launcher is called for next
+        return m;
+      }
+      int fills = 0;
+    } source;
+    struct Sink : BatchSink {
+      StreamPipeline* p = nullptr;
+      int delivered = 0;
+      absl::Status Consume(std::span<const std::byte>, const BatchStats& st) override {
+        ++delivered;
+        if (st.index == 7) p->RequestRemeasure("the test");
+        return absl::OkStatus();
+      }
+    } sink;
+    sink.p = &*p;
+    absl::StatusOr<ContinuousSummary> r = p->RunContinuous(source, sink);
+    std::printf("continuous: code=%d sticky=%d delivered=%d %s\n",
+                static_cast<int>(r.status().code()), IsStickyCudaError(r.status()) ? 1 : 0,
+                sink.delivered, std::string(r.status().message()).c_str());
+    std::fflush(stdout);
+    return r.ok() ? 0 : 70;
+  }
   if (mode == "hang-drain") {
     for (int b = 0; b < 5; ++b) {
       g_batch = b;

@@ -51,6 +51,20 @@ TEST_F(FaultTest, OutOfBoundsReadMidStream) {
   ExpectStickyFault("oob", "cudaErrorIllegalAddress");
 }
 
+// A continuous run whose batch in flight traps, met by the next batch's Submit (its drain for
+// a re-measurement): the run returns that batch's own sticky error, naming it, and delivers
+// the batches before it (before session 51 it returned the next batch's refusal,
+// FailedPrecondition, not sticky, and dropped the error).
+TEST_F(FaultTest, AContinuousRunReturnsTheFaultingBatchsOwnError) {
+  testing::CommandResult r = testing::RunCommand("timeout 120 " + kChild + " trap-continuous");
+  ASSERT_NE(r.exit_code, 124) << "the child hung:\n" << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 70) << r.out << r.err;
+  EXPECT_NE(r.out.find("continuous: code="), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("continuous: code=9 "), std::string::npos) << r.out;  // not the refusal
+  EXPECT_NE(r.out.find("sticky=1 delivered=8 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("batch 8"), std::string::npos) << r.out;
+}
+
 TEST_F(FaultTest, KernelThatNeverFinishesDoesNotHangTheCaller) {
   testing::CommandResult r = testing::RunCommand("timeout 120 " + kChild + " hang");
   ASSERT_NE(r.exit_code, 124) << "the child hung:\n" << r.out << r.err;

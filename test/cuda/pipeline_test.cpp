@@ -287,6 +287,80 @@ TEST_F(PipelineTest, CalibrationMeasuresTheInlinePathInThePipelinesShape) {
 
 // Graphs replayed with other host buffers each batch (their copy nodes updated, not captured
 // again), several batches in flight, two n, and a batch of another size (captured again).
+// Two batch sizes alternating at one n, as graphs: each size is captured once (keyed by n
+// alone before session 51, every batch was captured again), and every output is exact.
+TEST_F(PipelineTest, TwoSizesAlternatingAtOneNAreEachCapturedOnce) {
+  constexpr std::int64_t kItems = 200'003;
+  auto rng = TestRng();
+  PipelineOptions o = AddScalarOptions(kItems, 3, IssueOrder::kDepthFirst, 16);
+  o.issue = IssueMode::kGraph;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  int builds = 0;
+  for (int b = 0; b < 20; ++b) {
+    const std::int64_t items = b % 2 == 0 ? kItems : kItems / 2;
+    FillRandom(in.span(), rng);
+    AddScalarReference(in.span().first(static_cast<std::size_t>(items)),
+                       std::span<float>(ref).first(static_cast<std::size_t>(items)), 3);
+    Poison(out.data(), out.bytes());
+    absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), items}, 4);
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_TRUE(st->graph);
+    builds += st->graph_build_ms > 0.0 ? 1 : 0;
+    ASSERT_EQ(std::memcmp(out.data(), ref.data(), static_cast<std::size_t>(items) * sizeof(float)),
+              0)
+        << "batch " << b;
+  }
+  EXPECT_EQ(builds, 2) << "each size captured once";
+}
+
+// Overlapped batches of two sizes (N and 0.6 N, a factor under 2: both samples): a sample's
+// time is the window's time per item at its own items. Before session 51 it was the window's
+// mean period said as the sampled batch's, 20 % low (or 33 % high) against the device's time
+// per item over the run.
+TEST_F(PipelineTest, AnOverlappedSampleOfMixedSizesIsTheWindowsTimePerItem) {
+  constexpr std::int64_t kItems = 4'000'000;
+  PipelineOptions o = AddScalarOptions(kItems, 50, IssueOrder::kDepthFirst, 16);
+  o.max_in_flight = 2;
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  struct Alternating : BatchSource {
+    int fills = 0;
+    // The input as the ring holds it (the test is about times): the host keeps up.
+    absl::StatusOr<std::int64_t> Fill(std::span<std::byte>, std::int64_t max_items) override {
+      if (fills == 200) return 0;
+      return fills++ % 2 == 0 ? max_items : max_items * 3 / 5;
+    }
+  } source;
+  struct Sink : BatchSink {
+    double periods = 0.0, items = 0.0;
+    std::vector<std::pair<double, std::int64_t>> samples;  // observed_ms, items
+    absl::Status Consume(std::span<const std::byte>, const BatchStats& st) override {
+      if (st.index >= 40) {  // past the warm-up and the first settling
+        periods += st.period_ms;
+        items += static_cast<double>(st.items);
+        if (st.settled && st.overlapped) samples.emplace_back(st.observed_ms, st.items);
+      }
+      return absl::OkStatus();
+    }
+  } sink;
+  ContinuousOptions co;
+  co.streams = 4;
+  ASSERT_TRUE(p->RunContinuous(source, sink, co).ok());
+  ASSERT_GE(sink.samples.size(), 10u);
+  const double per_item = sink.periods / sink.items;
+  std::vector<double> ratios;
+  for (const auto& [ms, items] : sink.samples) {
+    ratios.push_back(ms / static_cast<double>(items) / per_item);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const double median = ratios[ratios.size() / 2];
+  EXPECT_NEAR(median, 1.0, 0.1) << "a sample's time per item against the run's";
+}
+
 TEST_F(PipelineTest, GraphsFollowNewHostBuffersAndSizes) {
   constexpr std::int64_t kItems = 300'007;
   constexpr int kBuffers = 5;
