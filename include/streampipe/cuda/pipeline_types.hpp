@@ -134,8 +134,8 @@ struct BatchStats {
   // alone: its time, a sample unless it is the first at its n after batches at another (it
   // runs cold; its issue time is not reported to the controller either). Overlapping batches:
   // once a run at one n is longer than 2 x max_in_flight, every 2 x max_in_flight-th batch is a
-  // sample, the mean period of the last 2 x max_in_flight batches (docs/design.md, "Continuous
-  // streaming").
+  // sample, the mean period of the last 2 x max_in_flight batches (of batches of several
+  // sizes, their time per item at this batch's items; docs/design.md, "Continuous streaming").
   double observed_ms = 0.0;
   bool settled = true;
   // Started before the batches ahead of it ended (continuous mode keeping up). False when the
