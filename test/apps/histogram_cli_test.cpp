@@ -268,6 +268,7 @@ TEST(HistogramCliTest, ADirectoryAsTheInputIsNoInput) {
 // written in two steps, all come through (EAGAIN failed the run before session 50).
 TEST(HistogramCliTest, AReadThatFailsIsTheInputsAndANonBlockingStdinIsWaitedOn) {
   const std::string out = Tmp("read_error.csv");
+  std::filesystem::remove(out);  // an earlier run's would fail the check below for good
   CommandResult r = RunCommand(kBin + " histogram --device=cpu --quiet --width=16 --height=16 " +
                                "/proc/self/mem --output=" + out);
   EXPECT_EQ(r.exit_code, 66) << r.err;
@@ -678,6 +679,31 @@ TEST(HistogramCliTest, AnEventLogThatCannotBeWrittenIsAnOutputError) {
                        "directory '/nonexistent-dir'"),
             std::string::npos)
       << r.err;
+}
+
+// What a mutation audit found no test held (session 51): a raw frame size of no pixels is the
+// flags' error (64), zero synthetic frames is a run of none (0), and a file read twice, as the
+// INPUT and the --config, is no clash (both are only read).
+TEST(HistogramCliTest, EdgesAMutationAuditFoundUnheld) {
+  const std::string raw = Tmp("four.raw");
+  WriteFile(raw, "abcd");
+  CommandResult r = RunCommand(kBin + " histogram --device=cpu --width=4 " + raw);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("raw frame size 4x0: width and height must be positive"),
+            std::string::npos)
+      << r.err;
+  r = RunCommand(kBin + " histogram --device=cpu --synthetic=section44 --frames=0");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("0 frames"), std::string::npos) << r.err;
+  const std::string both = Tmp("both.toml");
+  WriteFile(both, "#ab\n");  // a comment (TOML) and 4 bytes of 2x2 gray frame
+  r = RunCommand(kBin + " histogram --device=cpu --width=2 --height=2 --config=" + both + " " +
+                 both);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out).size(), 1u) << r.out;
+  std::remove(raw.c_str());
+  std::remove(both.c_str());
 }
 
 // Neither an input nor --synthetic was said to be "not both"; --frames=-1 was named by the
