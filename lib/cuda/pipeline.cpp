@@ -1465,8 +1465,8 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
   // Submit refused because a batch in flight stopped the pipeline (drained early for a
   // re-measurement, or its sticky error met by the next batch's first call): that batch's own
   // error, met as the batches in flight are delivered, is the one returned, with the good
-  // batches before it delivered (before session 51 the refusal was, FailedPrecondition, and
-  // the batch's own error was dropped).
+  // batches before it delivered (before session 51 the refusal was returned, FailedPrecondition
+  // without the error's payloads, and the batch's own error was dropped).
   bool stopped_in_flight = false;
   auto deliver = [&]() -> absl::Status {
     absl::StatusOr<BatchStats> st = Collect();
