@@ -77,6 +77,22 @@ absl::Status CudaErrorStatus(cudaError_t error, const char* call, const char* fi
   return status;
 }
 
+namespace {
+constexpr char kGpuTimeoutUrl[] = "streampipe/gpu_wait_timeout";
+}  // namespace
+
+absl::Status GpuWaitTimeoutStatus(std::string_view message) {
+  absl::Status s =
+      absl::DeadlineExceededError(absl::string_view(message.data(), message.size()));
+  s.SetPayload(kGpuTimeoutUrl, absl::Cord("1"));
+  return s;
+}
+
+bool IsGpuWaitTimeout(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kDeadlineExceeded &&
+         status.GetPayload(kGpuTimeoutUrl).has_value();
+}
+
 bool IsStickyCudaError(const absl::Status& status) {
   auto payload = status.GetPayload(kPayloadUrl);
   return payload.has_value() && std::string(*payload).find(",sticky") != std::string::npos;

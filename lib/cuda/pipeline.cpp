@@ -110,7 +110,13 @@ constexpr int kMaxStreams = 1024;
 // it with the host's memcpy, which faults.
 absl::StatusOr<bool> IsPinned(const void* p, const char* what) {
   cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+  if (const cudaError_t e = cudaPointerGetAttributes(&attr, p); e != cudaSuccess) {
+    // A sticky error (an earlier batch's fault) is that error, not pageable memory: staging
+    // for it allocated pinned memory and reported that allocation's failure (before session
+    // 51). Another (an address the driver does not know): pageable, as before.
+    if (IsStickyCudaError(e)) {
+      return CudaErrorStatus(e, "cudaPointerGetAttributes", __FILE__, __LINE__);
+    }
     (void)cudaGetLastError();
     return false;
   }
@@ -556,7 +562,10 @@ absl::Status StreamPipeline::Impl::Validate(const HostBatch& b, int n) const {
 
 absl::Status StreamPipeline::Impl::Fail(absl::Status s, std::int64_t index) {
   s = AnnotateStatus(s, absl::StrCat("batch ", index));
-  if (s.code() == absl::StatusCode::kDeadlineExceeded) {
+  // A wait on the GPU that timed out (marked by WaitForEvent), not any DeadlineExceeded: a
+  // launcher's own stopped the pipeline for good as a GPU that did not finish, before
+  // session 51.
+  if (IsGpuWaitTimeout(s)) {
     // The GPU did not finish: its work may still use the buffers. Stop; never reuse them.
     stuck_ = true;
     if (broken_.ok()) broken_ = s;
@@ -567,7 +576,7 @@ absl::Status StreamPipeline::Impl::Fail(absl::Status s, std::int64_t index) {
 
 void StreamPipeline::Impl::WaitAfterFailure(const TimedEvent& e, std::int64_t index) {
   absl::Status w = e.Wait(opt_.wait_timeout);
-  if (w.code() == absl::StatusCode::kDeadlineExceeded) (void)Fail(std::move(w), index);
+  if (IsGpuWaitTimeout(w)) (void)Fail(std::move(w), index);
 }
 
 absl::Status StreamPipeline::Impl::EnsureStaging(Slot& slot, bool in, bool out) {

@@ -180,7 +180,7 @@ absl::Status WaitForEvent(cudaEvent_t event, std::chrono::milliseconds timeout) 
     }
     const auto now = Clock::now();
     if (now >= deadline) {
-      return absl::DeadlineExceededError(absl::StrCat(
+      return GpuWaitTimeoutStatus(absl::StrCat(
           "GPU work did not finish within ", timeout.count(),
           " ms; a kernel may be stuck (the wait is bounded so that the caller is not hung)"));
     }

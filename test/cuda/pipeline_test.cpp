@@ -287,6 +287,40 @@ TEST_F(PipelineTest, CalibrationMeasuresTheInlinePathInThePipelinesShape) {
 
 // Graphs replayed with other host buffers each batch (their copy nodes updated, not captured
 // again), several batches in flight, two n, and a batch of another size (captured again).
+// A launcher's own DeadlineExceeded is its error, not a GPU that did not finish: the batch
+// fails with it, and the pipeline goes on (before session 51 it stopped for good, and its
+// buffers were abandoned as if a kernel still used them).
+TEST_F(PipelineTest, ALaunchersOwnDeadlineDoesNotStopThePipeline) {
+  constexpr std::int64_t kItems = 1 << 16;
+  auto rng = TestRng();
+  PipelineOptions o = AddScalarOptions(kItems, 1, IssueOrder::kDepthFirst, 8);
+  bool fail = false;
+  const KernelLauncher inner = o.launch;
+  o.launch = [&fail, inner](const LaunchArgs& a) -> absl::Status {
+    if (fail) return absl::DeadlineExceededError("the launcher's own wait ran out");
+    return inner(a);
+  };
+  absl::StatusOr<StreamPipeline> p = StreamPipeline::Create(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  auto in = *PinnedBuffer<float>::Create(kItems);
+  auto out = *PinnedBuffer<float>::Create(kItems);
+  std::vector<float> ref(kItems);
+  FillRandom(in.span(), rng);
+  AddScalarReference(in.span(), std::span<float>(ref), 1);
+  ASSERT_TRUE(p->Run({in.data(), out.data(), kItems}, 4).ok());
+  fail = true;
+  absl::StatusOr<BatchStats> st = p->Run({in.data(), out.data(), kItems}, 4);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.status().code(), absl::StatusCode::kDeadlineExceeded) << st.status();
+  EXPECT_NE(st.status().message().find("the launcher's own wait ran out"), std::string::npos)
+      << st.status();
+  fail = false;
+  Poison(out.data(), out.bytes());
+  st = p->Run({in.data(), out.data(), kItems}, 4);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ(std::memcmp(out.data(), ref.data(), out.bytes()), 0);
+}
+
 // Two batch sizes alternating at one n, as graphs: each size is captured once (keyed by n
 // alone before session 51, every batch was captured again), and every output is exact.
 TEST_F(PipelineTest, TwoSizesAlternatingAtOneNAreEachCapturedOnce) {

@@ -12,6 +12,7 @@
 #include "streampipe/cuda/event.hpp"
 #include "streampipe/cuda/resource_counts.hpp"
 #include "streampipe/cuda/stream.hpp"
+#include "streampipe/status_macros.hpp"
 
 namespace streampipe {
 namespace {
@@ -143,6 +144,17 @@ TEST_F(ResourcesTest, CudaErrorStatusNamesCallAndError) {
 // relaunched", or that leaves the context unusable, is sticky; errors of a call alone are not.
 // cudaErrorMpsClientTerminated and cudaErrorExternalDevice were not, before session 50. No GPU
 // needed: runs on CI.
+// A wait on GPU work that times out is marked as such; a DeadlineExceeded of another origin
+// (a launcher's own) is not (session 51: the pipeline took any for a GPU that did not finish).
+TEST(CudaErrorTest, AGpuWaitTimeoutIsMarkedAndOtherDeadlinesAreNot) {
+  const absl::Status mine = GpuWaitTimeoutStatus("GPU work did not finish");
+  EXPECT_EQ(mine.code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_TRUE(IsGpuWaitTimeout(mine));
+  EXPECT_TRUE(IsGpuWaitTimeout(AnnotateStatus(mine, "batch 3")));  // the mark stays
+  EXPECT_FALSE(IsGpuWaitTimeout(absl::DeadlineExceededError("the launcher's own wait")));
+  EXPECT_FALSE(IsGpuWaitTimeout(absl::InternalError("x")));
+}
+
 TEST(CudaErrorTest, TheErrorsThatNeedARestartAreSticky) {
   for (const cudaError_t e :
        {cudaErrorIllegalAddress, cudaErrorLaunchTimeout, cudaErrorAssert,

@@ -14,6 +14,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string_view>
+
 #include "absl/status/status.h"
 
 namespace streampipe {
@@ -30,6 +32,10 @@ absl::Status CudaErrorStatus(cudaError_t error, const char* call, const char* fi
 
 // Whether `status` came from a sticky CUDA error (the payload CudaErrorStatus attaches).
 bool IsStickyCudaError(const absl::Status& status);
+// DeadlineExceeded from a bounded wait on GPU work (WaitForEvent, which marks it): the GPU did
+// not finish. A DeadlineExceeded of another origin (a launcher's own) is not this.
+absl::Status GpuWaitTimeoutStatus(std::string_view message);
+bool IsGpuWaitTimeout(const absl::Status& status);
 // The cudaError_t behind `status`, or cudaSuccess if it carries none.
 cudaError_t CudaErrorOf(const absl::Status& status);
 
