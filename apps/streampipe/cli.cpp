@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -50,7 +51,8 @@ bool FlagSet::WasSet(std::string_view name) const {
   for (const Flag& f : flags_) {
     if (f.name == name) return f.set;
   }
-  return false;
+  // A configuration key given as a flag (`--pipeline.max_streams=16`).
+  return absl::c_any_of(overrides_, [&](const auto& o) { return o.first == name; });
 }
 
 std::vector<std::string> FlagSet::SetFlags() const {

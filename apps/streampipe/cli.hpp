@@ -63,6 +63,7 @@ class FlagSet {
   const std::vector<std::pair<std::string, std::string>>& overrides() const { return overrides_; }
 
   const std::vector<std::string>& positional() const { return positional_; }
+  // Whether flag `name` was given; a configuration key given as a flag counts too.
   bool WasSet(std::string_view name) const;
   // The names of the flags given on the command line, in the order they were added.
   std::vector<std::string> SetFlags() const;

@@ -22,7 +22,6 @@
 #include <tuple>
 #include <vector>
 
-#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli.hpp"
@@ -380,8 +379,7 @@ int RunHistogram(const std::vector<std::string>& args) {
   // A fixed n beyond the pipeline's pool of streams: said now, naming the key that bounds it
   // (before session 51 RunContinuous refused it after the calibration, exit 70).
   if (device != "cpu" && streams > cfg.config.max_streams) {
-    const bool flag = absl::c_any_of(
-        fs.overrides(), [](const auto& o) { return o.first == "pipeline.max_streams"; });
+    const bool flag = fs.WasSet("pipeline.max_streams");
     return Fail(kCommand, kExitUsage,
                 absl::StrCat("--streams=", streams, ": the pipeline's pool has 1 to ",
                              cfg.config.max_streams, " streams (",
@@ -516,8 +514,7 @@ int RunHistogram(const std::vector<std::string>& args) {
     // A device this machine does not have is the configuration's error, said as such (before
     // session 51 it was 70 without a profile and 78 with one, from the calibration).
     if (cfg.config.device >= CudaDeviceCount()) {
-      const bool flag = absl::c_any_of(fs.overrides(),
-                                       [](const auto& o) { return o.first == "pipeline.device"; });
+      const bool flag = fs.WasSet("pipeline.device");
       return Fail(kCommand, flag ? kExitUsage : kExitConfig,
                   absl::StrCat(flag ? "--pipeline.device=" : "pipeline.device = ",
                                cfg.config.device, flag ? "" : absl::StrCat(" (", config_path, ")"),

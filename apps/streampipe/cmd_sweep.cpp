@@ -674,12 +674,11 @@ int SummarizeCsv(const std::string& csv_path, const std::string& summary_path) {
   // (`--from=- --summary=v.csv < v.csv` replaced the CSV by its summary, exit 0, before session
   // 50), or be staged in it (`<summary>.partial`).
   const std::string read_path = from_stdin ? "/dev/stdin" : csv_path;
-  const std::string staged_path = StagedFile::PartialPathFor(summary_path);
-  const bool a_file = !summary_path.empty() && summary_path != "-";
-  const bool is_it = a_file && SameFile(read_path, summary_path);
-  if (is_it || (a_file && !staged_path.empty() && SameFile(read_path, staged_path))) {
+  // (A --summary of "-" is stdout, which FirstSameFile compares with stdin's file too.)
+  if (const auto same = FirstSameFile(
+          {csv_path, summary_path, StagedFile::PartialPathFor(summary_path)}, 1)) {
     return Fail(kCommand, kExitUsage,
-                absl::StrCat("--summary=", summary_path, is_it ? " is" : " is staged in",
+                absl::StrCat("--summary=", summary_path, same->second == 1 ? " is" : " is staged in",
                              from_stdin ? " the file on stdin (--from=-)" : " the --from file",
                              " itself; name another file for the summary"));
   }

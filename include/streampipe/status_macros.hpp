@@ -20,13 +20,20 @@
 
 namespace streampipe {
 
+// Copies onto `to` each payload of `from` that `to` lacks (a status made from another, or two
+// errors said as one, keeps what marks each: a sticky CUDA error, a GPU wait's timeout).
+inline void AddPayloads(const absl::Status& from, absl::Status* to) {
+  from.ForEachPayload([to](absl::string_view url, const absl::Cord& payload) {
+    if (!to->GetPayload(url)) to->SetPayload(url, payload);
+  });
+}
+
 // `status` with `message` instead of its own, same code and payloads (so that, e.g., a CUDA
 // error stays recognisably sticky). OK stays OK.
 inline absl::Status WithMessage(const absl::Status& status, absl::string_view message) {
   if (status.ok()) return status;
   absl::Status out(status.code(), message);
-  status.ForEachPayload(
-      [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  AddPayloads(status, &out);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "streampipe/core/model.hpp"
@@ -264,18 +265,20 @@ absl::Status ApplyConfigOverride(PipelineConfig* config, std::string_view key,
           flag, ": key '", k, "' takes ",
           spec->type == TomlType::kInt ? "an integer" : "a number", ", written in decimal"));
     }
-    // TOML refuses leading zeros, which the other flags read as decimal (010 is 10).
-    const std::size_t first = v[0] == '+' || v[0] == '-' ? 1 : 0;
-    while (v.size() > first + 1 && v[first] == '0' && absl::ascii_isdigit(static_cast<unsigned char>(v[first + 1]))) {
-      v.erase(first, 1);
-    }
-    // TOML wants a digit on each side of the point; the other flags take ".05" and "5.".
-    const std::size_t point = v.find('.');
-    if (point != std::string::npos) {
-      if (point + 1 == v.size() || v[point + 1] == 'e' || v[point + 1] == 'E') {
-        v.insert(point + 1, "0");
+    // Read as the other flags read it, and written for TOML as the number it is: TOML refuses
+    // leading zeros (010) and a point without a digit on each side (.05, 5.). 17 digits give
+    // the same double back.
+    if (spec->type == TomlType::kInt) {
+      std::int64_t n = 0;
+      if (!absl::SimpleAtoi(v, &n)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag, ": key '", k, "' takes an integer; ", v, " is out of its range"));
       }
-      if (point == 0 || v[point - 1] == '+' || v[point - 1] == '-') v.insert(point, "0");
+      v = absl::StrCat(n);
+    } else {
+      double d = 0.0;
+      (void)absl::SimpleAtod(v, &d);  // decimal text, checked above
+      v = absl::StrFormat("%.17g", d);
     }
   }
   if (spec->type == TomlType::kString && (v.empty() || v.front() != '"')) {

@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
-#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "streampipe/core/model.hpp"
 #include "streampipe/core/parallel_copy.hpp"
@@ -319,8 +318,8 @@ class StreamPipeline::Impl {
     double frontier_ms = 0.0;  // the latest end so far
     int run_streams = 0;       // streams of the current run of equal-n overlapped batches
     int run_length = 0;
-    std::deque<double> periods;  // of the run's recent batches (max_in_flight of them)
-    std::deque<std::int64_t> period_items;  // their items, in the same order
+    // The run's recent batches (2 x max_in_flight of them): period and items.
+    std::deque<std::pair<double, std::int64_t>> periods;
     int regime_streak = 0;       // consecutive batches that contradict the controller's mode
     // Batches since one found the GPU idle for a reason other than a drain (a measured batch
     // before it): the host fell behind at least once.
@@ -986,8 +985,7 @@ absl::Status StreamPipeline::Impl::Stopped() const {
                           : "the pipeline stopped after a sticky CUDA error: ",
                    std::string(broken_.message())));
   // The error's payloads stay (IsStickyCudaError of the refusal is the error's).
-  broken_.ForEachPayload(
-      [&](absl::string_view url, const absl::Cord& payload) { s.SetPayload(url, payload); });
+  AddPayloads(broken_, &s);
   return s;
 }
 
@@ -1302,15 +1300,10 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     clock_.run_streams = measured ? 0 : n;
     clock_.run_length = 0;
     clock_.periods.clear();
-    clock_.period_items.clear();
   }
   ++clock_.run_length;
-  clock_.periods.push_back(st.period_ms);
-  clock_.period_items.push_back(st.items);
-  if (static_cast<int>(clock_.periods.size()) > window) {
-    clock_.periods.pop_front();
-    clock_.period_items.pop_front();
-  }
+  clock_.periods.emplace_back(st.period_ms, st.items);
+  if (static_cast<int>(clock_.periods.size()) > window) clock_.periods.pop_front();
   double observed_ms = st.period_ms > 0.0 ? st.period_ms : st.elapsed_ms;
   // With adaptive.steady_state the pipeline follows the regime: batches that overlap are
   // measured by their periods (steady state); when the host falls behind, batches find the GPU
@@ -1357,16 +1350,16 @@ absl::StatusOr<BatchStats> StreamPipeline::Impl::CollectFromGpu() {
     settled = clock_.run_length > window && (clock_.run_length - window) % window == 0 &&
               (steady || !follow) && (!steady || clock_.since_host_gap > 8 * depth);
     double sum = 0.0;
-    for (double p : clock_.periods) sum += p;
     // The window's time per item, at this batch's items: the controller scales a sample by its
     // items, and the mean period of batches of other sizes, said as this one's, was off by
     // their ratio (alternating N and 0.6 N: 20 % low or 33 % high, before session 51). Batches
     // of one size take the mean period, as before.
     std::int64_t items_sum = 0;
     bool one_size = true;
-    for (std::int64_t k : clock_.period_items) {
-      items_sum += k;
-      one_size = one_size && k == st.items;
+    for (const auto& [period, items] : clock_.periods) {
+      sum += period;
+      items_sum += items;
+      one_size = one_size && items == st.items;
     }
     if (sum > 0.0) {
       observed_ms = one_size || items_sum <= 0
@@ -1582,9 +1575,7 @@ absl::StatusOr<ContinuousSummary> StreamPipeline::Impl::RunContinuous(
               failure,
               absl::StrCat(failure.message(), "; then, delivering a batch in flight: ",
                            s.message()));
-          s.ForEachPayload([&](absl::string_view url, const absl::Cord& payload) {
-            if (!both.GetPayload(url)) both.SetPayload(url, payload);
-          });
+          AddPayloads(s, &both);
           failure = std::move(both);
         }
         deliver_rest = false;
